@@ -1,0 +1,1 @@
+"""Computer players. Pure functions of a game state: they import only the engine."""

@@ -1,0 +1,240 @@
+"""Quarto: 16 pieces with four binary traits on a 4x4 board.
+
+A turn is two actions: place the piece you were given, then give your opponent one
+of the remaining pieces. The first action of the game is a give. Four pieces in a
+row, column or diagonal that share a trait (both values count) win for the player
+who placed the fourth. With ``advanced=True`` any 2x2 square wins as well.
+
+Pieces are the integers 0-15; see :data:`TRAITS` for the bits.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from .base import (
+    BadNotation,
+    GameRules,
+    IllegalMove,
+    Outcome,
+    bool_option,
+    check_playing,
+    check_turn,
+    reject_unknown,
+)
+from .grid import cell_name, parse_cell
+
+SIZE = 4
+CELLS = SIZE * SIZE
+PIECES = tuple(range(16))
+ALL_PIECES_MASK = 0xFFFF
+CELL_NAMES = tuple(cell_name(i, SIZE) for i in range(CELLS))
+
+# (bit, name when 0, name when 1), in the order used in piece names.
+TRAITS = (
+    (2, "short", "tall"),
+    (0, "light", "dark"),
+    (3, "square", "round"),
+    (1, "solid", "hollow"),
+)
+SHAPE_BIT, HEIGHT_BIT, FILL_BIT, COLOUR_BIT = 8, 4, 2, 1
+
+ROWS = tuple(tuple(r * SIZE + c for c in range(SIZE)) for r in range(SIZE))
+COLUMNS = tuple(tuple(r * SIZE + c for r in range(SIZE)) for c in range(SIZE))
+DIAGONALS = (tuple(i * SIZE + i for i in range(SIZE)), tuple(i * SIZE + SIZE - 1 - i for i in range(SIZE)))
+WIN_LINES = ROWS + COLUMNS + DIAGONALS
+SQUARES = tuple(
+    (r * SIZE + c, r * SIZE + c + 1, (r + 1) * SIZE + c, (r + 1) * SIZE + c + 1)
+    for r in range(SIZE - 1)
+    for c in range(SIZE - 1)
+)
+LINES_THROUGH = tuple(tuple(line for line in WIN_LINES if cell in line) for cell in range(CELLS))
+SQUARES_THROUGH = tuple(tuple(sq for sq in SQUARES if cell in sq) for cell in range(CELLS))
+
+PLACE, GIVE = "place", "give"
+
+
+def piece_traits(piece: int) -> tuple[str, ...]:
+    """The four trait words of a piece, e.g. ``("tall", "dark", "round", "hollow")``."""
+    return tuple(one if piece >> bit & 1 else zero for bit, zero, one in TRAITS)
+
+
+def piece_name(piece: int) -> str:
+    return " ".join(piece_traits(piece))
+
+
+def shared_traits(pieces: tuple[int, ...]) -> tuple[str, ...]:
+    """The trait words every piece of a full line has in common (empty if none)."""
+    common_ones = ALL_PIECES_MASK
+    common_zeros = ALL_PIECES_MASK
+    for p in pieces:
+        common_ones &= p
+        common_zeros &= ~p
+    words = []
+    for bit, zero, one in TRAITS:
+        if common_ones >> bit & 1:
+            words.append(one)
+        elif common_zeros >> bit & 1:
+            words.append(zero)
+    return tuple(words)
+
+
+def is_quarto(a: int, b: int, c: int, d: int) -> bool:
+    """True when four pieces share at least one trait value."""
+    return bool((a & b & c & d) | (~a & ~b & ~c & ~d & 0xF))
+
+
+@dataclass(frozen=True)
+class Place:
+    cell: int
+
+    def __str__(self) -> str:
+        return CELL_NAMES[self.cell]
+
+
+@dataclass(frozen=True)
+class Give:
+    piece: int
+
+    def __str__(self) -> str:
+        return str(self.piece)
+
+
+Action = Place | Give
+
+_PIECE_RE = re.compile(r"^[0-9]+$")
+
+
+def parse_move(text: str) -> Action:
+    """``"7"`` gives piece 7; ``"b3"`` places the piece in hand on b3."""
+    stripped = text.strip() if isinstance(text, str) else ""
+    if _PIECE_RE.match(stripped):
+        piece = int(stripped)
+        if piece not in PIECES:
+            raise IllegalMove("out_of_bounds", f"There is no piece {piece}: pieces are 0-15.")
+        return Give(piece)
+    try:
+        return Place(parse_cell(stripped, SIZE, SIZE))
+    except BadNotation:
+        raise BadNotation(text, "a piece number 0-15 to give or a cell a1-d4 to place") from None
+
+
+@dataclass(frozen=True)
+class State:
+    board: tuple[int | None, ...] = (None,) * CELLS
+    in_hand: int | None = None
+    to_move: int = 0
+    advanced: bool = False
+    outcome: Outcome | None = None
+
+    num_players = 2
+
+    @property
+    def phase(self) -> str:
+        return GIVE if self.in_hand is None else PLACE
+
+    @property
+    def available(self) -> tuple[int, ...]:
+        """Pieces neither on the board nor in hand, in number order."""
+        used = {p for p in self.board if p is not None}
+        if self.in_hand is not None:
+            used.add(self.in_hand)
+        return tuple(p for p in PIECES if p not in used)
+
+    @property
+    def empty_cells(self) -> tuple[int, ...]:
+        return tuple(i for i, p in enumerate(self.board) if p is None)
+
+    def is_over(self) -> bool:
+        return self.outcome is not None
+
+    def legal_moves(self) -> list[Action]:
+        if self.outcome is not None:
+            return []
+        if self.in_hand is None:
+            return [Give(p) for p in self.available]
+        return [Place(c) for c in self.empty_cells]
+
+    def play(self, move: Action, player: int | None = None) -> State:
+        check_playing(self)
+        check_turn(self, player)
+        if isinstance(move, Give):
+            return self._give(move.piece)
+        if isinstance(move, Place):
+            return self._place(move.cell)
+        raise TypeError(f"not a Quarto action: {move!r}")
+
+    def _give(self, piece: int) -> State:
+        if self.in_hand is not None:
+            raise IllegalMove(
+                "wrong_phase", f"Place {piece_name(self.in_hand)} (piece {self.in_hand}) before giving a piece."
+            )
+        if piece not in PIECES:
+            raise IllegalMove("out_of_bounds", f"There is no piece {piece}: pieces are 0-15.")
+        if piece not in self.available:
+            raise IllegalMove("piece_unavailable", f"Piece {piece} ({piece_name(piece)}) is already used.")
+        return replace(self, in_hand=piece, to_move=1 - self.to_move)
+
+    def _place(self, cell: int) -> State:
+        if self.in_hand is None:
+            raise IllegalMove("wrong_phase", "Give your opponent a piece first; there is nothing to place.")
+        if not 0 <= cell < CELLS:
+            raise IllegalMove("out_of_bounds", f"There is no cell {cell}.")
+        if self.board[cell] is not None:
+            raise IllegalMove("occupied", f"{CELL_NAMES[cell]} is already taken.")
+        board = self.board[:cell] + (self.in_hand,) + self.board[cell + 1 :]
+        return replace(self, board=board, in_hand=None, outcome=_outcome(board, cell, self.to_move, self.advanced))
+
+
+def _outcome(board: tuple[int | None, ...], cell: int, mover: int, advanced: bool) -> Outcome | None:
+    lines = LINES_THROUGH[cell] + (SQUARES_THROUGH[cell] if advanced else ())
+    won = []
+    for line in lines:
+        pieces = tuple(board[i] for i in line)
+        if None not in pieces and is_quarto(*pieces):  # type: ignore[misc]
+            won.append(line)
+    if won:
+        shared: list[str] = []
+        for line in won:
+            for word in shared_traits(tuple(board[i] for i in line)):  # type: ignore[misc]
+                if word not in shared:
+                    shared.append(word)
+        return Outcome(winner=mover, lines=tuple(won), shared=tuple(shared))
+    if None not in board:
+        return Outcome(winner=None)
+    return None
+
+
+def initial_state(advanced: bool = False) -> State:
+    return State(advanced=advanced)
+
+
+def clean_options(options: Mapping[str, Any]) -> dict[str, Any]:
+    reject_unknown(options, ("advanced",))
+    return {"advanced": bool_option(options, "advanced", False)}
+
+
+def from_ascii(text: str, in_hand: int | None = None, to_move: int = 0, advanced: bool = False) -> State:
+    """A position from four lines of four tokens, top rank first: a piece number or ``.``."""
+    rows = [line.split() for line in text.strip().splitlines()]
+    if len(rows) != SIZE or any(len(r) != SIZE for r in rows):
+        raise ValueError("need four rows of four tokens")
+    board: list[int | None] = [None] * CELLS
+    for r, tokens in enumerate(rows):
+        for c, token in enumerate(tokens):
+            if token != ".":
+                board[(SIZE - 1 - r) * SIZE + c] = int(token)
+    return State(board=tuple(board), in_hand=in_hand, to_move=to_move, advanced=advanced)
+
+
+RULES = GameRules(
+    kind="quarto",
+    title="Quarto",
+    initial_state=initial_state,
+    parse_move=parse_move,
+    clean_options=clean_options,
+    default_options={"advanced": False},
+)
