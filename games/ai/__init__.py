@@ -1,1 +1,64 @@
-"""Computer players. Pure functions of a game state: they import only the engine."""
+"""Computer players. Pure functions of a game state: they import only the engine.
+
+Each game's module offers ``LEVELS``, ``choose_move(state, level, budget, rng)``,
+``analyse(state, budget)`` and ``warm_up()``; this module dispatches by game kind.
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+from collections.abc import Mapping, Sequence
+from types import ModuleType
+from typing import Any
+
+from games.engine import get_rules
+
+from .base import ActionValue
+
+_MODULES = {"quarto": "games.ai.quarto"}
+
+
+def player_module(kind: str) -> ModuleType:
+    try:
+        return importlib.import_module(_MODULES[kind])
+    except KeyError:
+        raise ValueError(f"no computer player for {kind!r}") from None
+
+
+def levels(kind: str) -> tuple[str, ...]:
+    levels_: tuple[str, ...] = player_module(kind).LEVELS
+    return levels_
+
+
+def default_level(kind: str) -> str:
+    names = levels(kind)
+    return names[len(names) // 2]
+
+
+def choose_move(kind: str, state: Any, level: str, budget: float, rng: random.Random | None = None) -> Any:
+    return player_module(kind).choose_move(state, level, budget, rng)
+
+
+def analyse(kind: str, state: Any, budget: float) -> list[ActionValue]:
+    values: list[ActionValue] = player_module(kind).analyse(state, budget)
+    return values
+
+
+def compute_move(
+    kind: str, options: Mapping[str, Any], moves: Sequence[str], level: str, budget: float, seed: int
+) -> str:
+    """The text of the computer's action after ``moves``. Takes and returns plain values,
+    so it can run in another process."""
+    state = get_rules(kind).replay(options, moves)
+    return str(choose_move(kind, state, level, budget, random.Random(seed)))
+
+
+def warm_up() -> float:
+    """Load (or compile) every player's compiled code; returns seconds taken."""
+    total = 0.0
+    for kind in _MODULES:
+        module = player_module(kind)
+        if hasattr(module, "warm_up"):
+            total += float(module.warm_up())
+    return total

@@ -1,0 +1,75 @@
+from __future__ import annotations
+
+from django.contrib import admin
+from django.http import HttpRequest
+from django.template.loader import render_to_string
+from django.utils.html import format_html
+from django.utils.safestring import SafeString, mark_safe
+
+from . import presenters
+from .models import Game, Move, Seat
+from .services import Actor
+
+
+class SeatInline(admin.TabularInline):
+    model = Seat
+    extra = 0
+    fields = ("index", "kind", "name", "session_key", "joined_at")
+    readonly_fields = fields
+    can_delete = False
+
+
+class MoveInline(admin.TabularInline):
+    model = Move
+    extra = 0
+    fields = ("ply", "seat", "text", "created")
+    readonly_fields = fields
+    can_delete = False
+
+
+@admin.register(Game)
+class GameAdmin(admin.ModelAdmin):
+    list_display = ("id", "kind", "status", "result_summary", "ai_level", "ply", "created")
+    list_filter = ("kind", "status", "ai_level")
+    search_fields = ("=id", "invite_code")
+    date_hierarchy = "created"
+    readonly_fields = ("rendered_board", "move_list", "ply", "result", "ai_due_at", "created", "updated")
+    fields = (
+        "rendered_board",
+        "move_list",
+        "kind",
+        "options",
+        "status",
+        "ply",
+        "result",
+        "ai_level",
+        "ai_due_at",
+        "allow_hints",
+        "created",
+        "updated",
+    )
+    inlines = (SeatInline, MoveInline)
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False  # games start from the site, the API or the terminal player
+
+    @admin.display(description="result")
+    def result_summary(self, game: Game) -> str:
+        if not game.is_finished:
+            return "-"
+        return "draw" if game.winner is None else f"seat {game.winner + 1} won"
+
+    @admin.display(description="board")
+    def rendered_board(self, game: Game) -> SafeString:
+        context = presenters.game_context(game, Actor())
+        return mark_safe(render_to_string("games/_admin_board.html", context))  # noqa: S308 (our template)
+
+    @admin.display(description="moves")
+    def move_list(self, game: Game) -> SafeString:
+        texts = game.move_texts
+        if not texts:
+            return format_html("<em>none yet</em>")
+        return format_html(
+            "<ol class='admin-moves'>{}</ol>",
+            mark_safe("".join(format_html("<li>{}</li>", t) for t in texts)),  # noqa: S308
+        )

@@ -1,0 +1,227 @@
+"""Runs the computer's turns: waits the thinking delay, searches off the event loop,
+and plays through :func:`games.services.play_move` with the ply it searched for.
+
+Two modes (setting ``AI_RUNNER``):
+
+* ``inline`` (default): each web process runs due AI turns as asyncio tasks on its
+  own event loop; the search runs in a process pool (``AI_PROCESSES``) or threads.
+  Outside a server (terminal player, tests without one) the turn runs synchronously.
+* ``worker``: web processes only record ``Game.ai_due_at``; ``manage.py ai_worker``
+  processes claim due games and play them.
+
+Either way a due turn is stored on the game, so a restart loses none, and a result
+computed for an older ply is refused as stale and dropped.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import contextvars
+import logging
+import multiprocessing
+import secrets
+import threading
+import time
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from channels.db import database_sync_to_async
+from django.conf import settings
+from django.utils import timezone
+
+from . import ai
+from .models import Game
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Job:
+    game_id: int
+    ply: int
+    due_at: datetime
+    kind: str
+    options: dict[str, Any]
+    moves: list[str]
+    level: str
+
+    def compute(self) -> str:
+        return ai.compute_move(self.kind, self.options, self.moves, self.level, settings.AI_BUDGET, _seed())
+
+
+def _seed() -> int:
+    return secrets.randbits(32)
+
+
+def load_job(game_id: int) -> Job | None:
+    """The AI turn due in this game, or ``None`` when the computer is not to move."""
+    game = Game.objects.filter(pk=game_id, status=Game.Status.PLAYING, ai_due_at__isnull=False).first()
+    if game is None or game.ai_due_at is None:
+        return None
+    return Job(game.pk, game.ply, game.ai_due_at, game.kind, game.options, game.move_texts, game.ai_level)
+
+
+def claim(job: Job, lease: float) -> bool:
+    """Atomically take a due turn for ``lease`` seconds, so several workers share the work."""
+    until = timezone.now() + timedelta(seconds=lease)
+    return Game.objects.filter(pk=job.game_id, ply=job.ply, ai_due_at=job.due_at).update(ai_due_at=until) == 1
+
+
+def apply(job: Job, text: str) -> bool:
+    """Play the computed action; False when the game moved on meanwhile (dropped)."""
+    from .services import AI, ServiceError, play_move
+
+    try:
+        play_move(job.game_id, AI, text, job.ply)
+    except ServiceError as exc:
+        if exc.code in ("stale", "game_over", "not_your_turn"):
+            log.info("dropped AI move %s for game %s ply %s: %s", text, job.game_id, job.ply, exc.code)
+            return False
+        raise
+    return True
+
+
+def _executor_factory() -> concurrent.futures.Executor:
+    if settings.AI_PROCESSES > 0:
+        # spawn: a fresh interpreter, never a fork of a threaded server.
+        return concurrent.futures.ProcessPoolExecutor(
+            settings.AI_PROCESSES, mp_context=multiprocessing.get_context("spawn")
+        )
+    return concurrent.futures.ThreadPoolExecutor(2, thread_name_prefix="ai")
+
+
+class Runner:
+    def __init__(self) -> None:
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._executor: concurrent.futures.Executor | None = None
+        self._tasks: dict[int, asyncio.Task[None]] = {}
+        self._again: set[int] = set()
+        self._inline = threading.local()
+
+    # -- entry points -------------------------------------------------------
+
+    def bind(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Called once the server's event loop runs: warm up, then pick up due turns."""
+        if self._loop is loop or settings.AI_RUNNER != "inline":
+            return
+        self._loop = loop
+        loop.create_task(self._start_up(), context=contextvars.Context())
+
+    def schedule(self, game_id: int) -> None:
+        """A game changed: make sure its AI turn (if any) gets played. Any thread."""
+        if settings.AI_RUNNER != "inline":
+            return
+        loop = self._loop
+        if loop is not None and loop.is_running():
+            # A fresh context: the caller's belongs to a request that is about to end.
+            loop.call_soon_threadsafe(self._start_task, game_id, context=contextvars.Context())
+        else:
+            self._run_inline(game_id)
+
+    # -- inside a server ----------------------------------------------------
+
+    def executor(self) -> concurrent.futures.Executor:
+        if self._executor is None:
+            self._executor = _executor_factory()
+        return self._executor
+
+    async def _start_up(self) -> None:
+        assert self._loop is not None
+        if settings.AI_WARM_UP:
+            seconds = await self._loop.run_in_executor(self.executor(), ai.warm_up)
+            log.info("AI warm-up took %.2f s", seconds)
+        due = await database_sync_to_async(
+            lambda: list(
+                Game.objects.filter(status=Game.Status.PLAYING, ai_due_at__isnull=False).values_list(
+                    "pk", flat=True
+                )
+            )
+        )()
+        for game_id in due:
+            self._start_task(game_id)
+
+    def _start_task(self, game_id: int) -> None:
+        task = self._tasks.get(game_id)
+        if task is not None and not task.done():
+            self._again.add(game_id)  # the running task looks once more before it ends
+            return
+        assert self._loop is not None
+        self._tasks[game_id] = self._loop.create_task(self._drive(game_id), context=contextvars.Context())
+
+    async def _drive(self, game_id: int) -> None:
+        assert self._loop is not None
+        try:
+            while True:
+                self._again.discard(game_id)
+                job = await database_sync_to_async(load_job)(game_id)
+                if job is None:
+                    if game_id in self._again:
+                        continue
+                    return
+                started = time.monotonic()
+                text = await self._loop.run_in_executor(
+                    self.executor(),
+                    ai.compute_move,
+                    job.kind,
+                    job.options,
+                    job.moves,
+                    job.level,
+                    settings.AI_BUDGET,
+                    _seed(),
+                )
+                wait = (job.due_at - timezone.now()).total_seconds()
+                if wait > 0:
+                    await asyncio.sleep(wait)
+                log.debug("AI %s for game %s in %.3f s", text, game_id, time.monotonic() - started)
+                await database_sync_to_async(apply)(job, text)
+        except Exception:
+            log.exception("AI turn failed in game %s", game_id)
+        finally:
+            self._tasks.pop(game_id, None)
+
+    # -- outside a server ---------------------------------------------------
+
+    def _run_inline(self, game_id: int) -> None:
+        """Play due AI turns now, in this thread; re-entrant calls queue behind the first."""
+        pending: set[int] | None = getattr(self._inline, "pending", None)
+        if pending is not None:
+            pending.add(game_id)
+            return
+        self._inline.pending = pending = {game_id}
+        try:
+            while pending:
+                current = pending.pop()
+                while (job := load_job(current)) is not None:
+                    text = job.compute()
+                    wait = (job.due_at - timezone.now()).total_seconds()
+                    if wait > 0:
+                        time.sleep(wait)
+                    if not apply(job, text):
+                        break
+        finally:
+            self._inline.pending = None
+
+
+def run_worker(poll: float = 0.2, lease: float = 30.0, stop: threading.Event | None = None) -> None:
+    """The loop of ``manage.py ai_worker``: claim due turns, compute, play."""
+    stop = stop or threading.Event()
+    if settings.AI_WARM_UP:
+        log.info("AI warm-up took %.2f s", ai.warm_up())
+    while not stop.is_set():
+        due = list(
+            Game.objects.filter(status=Game.Status.PLAYING, ai_due_at__lte=timezone.now())
+            .order_by("ai_due_at")
+            .values_list("pk", flat=True)[:10]
+        )
+        for game_id in due:
+            job = load_job(game_id)
+            if job is None or not claim(job, lease):
+                continue
+            apply(job, job.compute())
+        if not due:
+            stop.wait(poll)
+
+
+runner = Runner()

@@ -1,0 +1,129 @@
+"""Games, their seats and their moves. A game's position is rebuilt by replaying its moves."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from functools import cached_property
+from typing import Any
+
+from django.db import models
+from django.urls import reverse
+
+from .engine import GAMES, get_rules
+
+
+def new_invite_code() -> str:
+    return secrets.token_urlsafe(9)
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+class Game(models.Model):
+    class Status(models.IntegerChoices):
+        # Gapped like lichess' codes: "finished" is ``status >= FINISHED``.
+        WAITING = 10, "waiting for a player"
+        PLAYING = 20, "playing"
+        WON = 30, "won"
+        DRAWN = 35, "drawn"
+        ABORTED = 40, "aborted"
+
+    FINISHED = Status.WON
+
+    kind = models.CharField(max_length=20, choices=[(k, r.title) for k, r in GAMES.items()])
+    options = models.JSONField(default=dict, blank=True)
+    status = models.PositiveSmallIntegerField(choices=Status.choices, default=Status.PLAYING, db_index=True)
+    ply = models.PositiveIntegerField(default=0, help_text="Actions played; the expected ply of the next move.")
+    winner = models.SmallIntegerField(null=True, blank=True, help_text="Winning seat index.")
+    result = models.JSONField(null=True, blank=True)
+    ai_level = models.CharField(max_length=20, blank=True)
+    ai_due_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    allow_hints = models.BooleanField(default=True)
+    invite_code = models.CharField(max_length=20, unique=True, default=new_invite_code)
+    created = models.DateTimeField(auto_now_add=True, db_index=True)
+    updated = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-created"]
+
+    def __str__(self) -> str:
+        return f"{self.title} #{self.pk}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("games:detail", args=[self.pk])
+
+    @property
+    def group_name(self) -> str:
+        return f"game-{self.pk}"
+
+    @property
+    def title(self) -> str:
+        return get_rules(self.kind).title
+
+    @property
+    def is_finished(self) -> bool:
+        return self.status >= self.FINISHED
+
+    @cached_property
+    def move_texts(self) -> list[str]:
+        return list(self.moves.order_by("ply").values_list("text", flat=True))
+
+    @cached_property
+    def state(self) -> Any:
+        """The current position, rebuilt from the stored moves."""
+        return get_rules(self.kind).replay(self.options, self.move_texts)
+
+    def seat_list(self) -> list[Seat]:
+        return sorted(self.seats.all(), key=lambda s: s.index)
+
+
+class Seat(models.Model):
+    class Kind(models.TextChoices):
+        HUMAN = "human", "person"
+        AI = "ai", "computer"
+
+    game = models.ForeignKey(Game, related_name="seats", on_delete=models.CASCADE)
+    index = models.PositiveSmallIntegerField()
+    kind = models.CharField(max_length=5, choices=Kind.choices)
+    session_key = models.CharField(max_length=64, blank=True, db_index=True)
+    token_hash = models.CharField(max_length=64, blank=True, db_index=True)
+    name = models.CharField(max_length=40, blank=True)
+    joined_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["game", "index"]
+        constraints = [models.UniqueConstraint(fields=["game", "index"], name="one_seat_per_index")]
+
+    def __str__(self) -> str:
+        return f"seat {self.index + 1} of {self.game}: {self.label}"
+
+    @property
+    def is_ai(self) -> bool:
+        return self.kind == self.Kind.AI
+
+    @property
+    def is_open(self) -> bool:
+        return self.kind == self.Kind.HUMAN and not self.session_key and not self.token_hash
+
+    @property
+    def label(self) -> str:
+        if self.is_ai:
+            return f"computer ({self.game.ai_level})"
+        return self.name or ("open seat" if self.is_open else "person")
+
+
+class Move(models.Model):
+    game = models.ForeignKey(Game, related_name="moves", on_delete=models.CASCADE)
+    ply = models.PositiveIntegerField()
+    seat = models.PositiveSmallIntegerField()
+    text = models.CharField(max_length=16)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "ply"]
+        constraints = [models.UniqueConstraint(fields=["game", "ply"], name="one_move_per_ply")]
+
+    def __str__(self) -> str:
+        return f"{self.ply}. {self.text}"

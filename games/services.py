@@ -1,0 +1,244 @@
+"""The one path that creates games and changes them.
+
+Views, the JSON API, the WebSocket consumer, the terminal player and the AI runner
+all call :func:`play_move`; nothing else writes a move.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import secrets
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from . import ai, live
+from .engine import MoveError, OptionError, get_rules
+from .models import Game, Move, Seat, hash_token
+
+log = logging.getLogger(__name__)
+
+OPPONENTS = ("ai", "human")
+SEAT_CHOICES = ("first", "second", "random")
+
+
+class ServiceError(Exception):
+    """A refused request: ``code`` for programs, ``message`` for people, ``status`` for HTTP."""
+
+    def __init__(self, code: str, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.status = status
+
+
+@dataclass(frozen=True)
+class Actor:
+    """Who is acting: a browser session, an API token holder, or the computer."""
+
+    session_key: str | None = None
+    token: str | None = None
+    is_ai: bool = False
+
+    def holds(self, seat: Seat) -> bool:
+        if self.is_ai:
+            return seat.is_ai
+        if seat.is_ai:
+            return False
+        if self.session_key and seat.session_key == self.session_key:
+            return True
+        return bool(self.token) and seat.token_hash == hash_token(self.token or "")
+
+
+AI = Actor(is_ai=True)
+
+
+@dataclass(frozen=True)
+class NewGame:
+    game: Game
+    seat: int | None
+    token: str | None
+    first_seat_won_toss: bool
+
+
+def create_game(
+    kind: str,
+    options: Mapping[str, Any] | None = None,
+    *,
+    opponent: str = "ai",
+    level: str | None = None,
+    seat: str = "random",
+    session_key: str | None = None,
+    with_token: bool = False,
+    allow_hints: bool = True,
+    rng: random.Random | None = None,
+) -> NewGame:
+    """A new game with the creator in one seat and the computer (or an open seat) in the others.
+
+    ``seat`` is "first", "second" or "random" (a coin flip decides who starts).
+    """
+    try:
+        rules = get_rules(kind)
+        clean = rules.clean_options(options or {})
+    except OptionError as exc:
+        raise ServiceError(exc.code, exc.message) from exc
+    if opponent not in OPPONENTS:
+        raise ServiceError("bad_option", f"opponent must be one of {', '.join(OPPONENTS)}.")
+    if seat not in SEAT_CHOICES:
+        raise ServiceError("bad_option", f"seat must be one of {', '.join(SEAT_CHOICES)}.")
+    if opponent == "ai":
+        level = level or ai.default_level(kind)
+        if level not in ai.levels(kind):
+            raise ServiceError("bad_option", f"level must be one of {', '.join(ai.levels(kind))}.")
+    else:
+        level = ""
+    state = rules.new_state(clean)
+    players = state.num_players
+    rng = rng or random.Random(secrets.randbits(64))
+    mine = {"first": 0, "second": players - 1, "random": rng.randrange(players)}[seat]
+    token = secrets.token_urlsafe(24) if with_token else None
+
+    with transaction.atomic():
+        game = Game.objects.create(
+            kind=kind,
+            options=clean,
+            ai_level=level,
+            allow_hints=allow_hints,
+            status=Game.Status.PLAYING if opponent == "ai" else Game.Status.WAITING,
+        )
+        now = timezone.now()
+        for index in range(players):
+            if index == mine:
+                Seat.objects.create(
+                    game=game,
+                    index=index,
+                    kind=Seat.Kind.HUMAN,
+                    session_key=session_key or "",
+                    token_hash=hash_token(token) if token else "",
+                    joined_at=now,
+                )
+            else:
+                Seat.objects.create(
+                    game=game, index=index, kind=Seat.Kind.AI if opponent == "ai" else Seat.Kind.HUMAN
+                )
+        _schedule_ai_if_due(game, state, just_moved=None)
+        if game.ai_due_at:
+            game.save(update_fields=["ai_due_at"])
+    return NewGame(game=game, seat=mine, token=token, first_seat_won_toss=mine == 0)
+
+
+def join_game(game_id: int, *, session_key: str | None = None, with_token: bool = False) -> tuple[int, str | None]:
+    """Take the first open seat of a game waiting for players; returns (seat, token)."""
+    token = secrets.token_urlsafe(24) if with_token else None
+    with transaction.atomic():
+        game = _locked_game(game_id)
+        actor = Actor(session_key=session_key)
+        if session_key and any(actor.holds(s) for s in game.seats.all()):
+            raise ServiceError("already_seated", "You already have a seat in this game.", 409)
+        open_seats = [s for s in game.seat_list() if s.is_open]
+        if game.is_finished or not open_seats:
+            raise ServiceError("no_open_seat", "This game has no open seat.", 409)
+        seat = open_seats[0]
+        seat.session_key = session_key or ""
+        seat.token_hash = hash_token(token) if token else ""
+        seat.joined_at = timezone.now()
+        seat.save()
+        if len(open_seats) == 1:
+            game.status = Game.Status.PLAYING
+            game.save(update_fields=["status", "updated"])
+        transaction.on_commit(lambda: live.broadcast(game.pk, game.ply))
+    return seat.index, token
+
+
+def play_move(game_id: int, actor: Actor, text: str, expected_ply: int | None) -> Game:
+    """Apply one action for the seat ``actor`` holds, in one locked transaction.
+
+    ``expected_ply`` is the ply the actor saw; when the game has moved on since, the
+    action is refused as stale, so a repeated submission applies once.
+    """
+    if not isinstance(text, str) or not text.strip() or len(text) > 16:
+        raise ServiceError("bad_notation", "Send the action as a short text such as a1 or 7.")
+    with transaction.atomic():
+        game = _locked_game(game_id)
+        if game.is_finished:
+            raise ServiceError("game_over", "The game is over: no more moves.", 409)
+        if game.status == Game.Status.WAITING:
+            raise ServiceError("waiting", "The game has not started: a seat is still open.", 409)
+        if expected_ply is not None and expected_ply != game.ply:
+            raise ServiceError(
+                "stale",
+                f"The game has moved on (ply {game.ply}, you sent {expected_ply}); reload the position.",
+                409,
+            )
+        state = game.state
+        seats = game.seat_list()
+        held = [s.index for s in seats if actor.holds(s)]
+        if not held:
+            raise ServiceError("not_your_seat", "You do not hold a seat in this game.", 403)
+        if state.to_move not in held:
+            raise ServiceError("not_your_turn", "It is not your turn.", 403)
+        rules = get_rules(game.kind)
+        try:
+            move = rules.parse_move(text)
+            new_state = state.play(move)
+        except MoveError as exc:
+            raise ServiceError(exc.code, exc.message) from exc
+        game.ply += 1
+        Move.objects.create(game=game, ply=game.ply, seat=state.to_move, text=str(move))
+        _record_outcome(game, new_state)
+        _schedule_ai_if_due(game, new_state, just_moved=state.to_move)
+        game.save()
+        game.__dict__.pop("move_texts", None)
+        game.__dict__["state"] = new_state
+        ply = game.ply
+        transaction.on_commit(lambda: _after_commit(game_id, ply))
+    return game
+
+
+def _locked_game(game_id: int) -> Game:
+    try:
+        return Game.objects.select_for_update().get(pk=game_id)
+    except Game.DoesNotExist:
+        raise ServiceError("not_found", f"There is no game {game_id}.", 404) from None
+
+
+def _record_outcome(game: Game, state: Any) -> None:
+    outcome = state.outcome
+    if outcome is None:
+        return
+    game.status = Game.Status.DRAWN if outcome.winner is None else Game.Status.WON
+    game.winner = outcome.winner
+    game.result = {
+        "winner": outcome.winner,
+        "lines": [list(line) for line in outcome.lines],
+        "shared": list(outcome.shared),
+    }
+
+
+def _schedule_ai_if_due(game: Game, state: Any, just_moved: int | None) -> None:
+    """Mark when the computer should act, if it is to move: a restart finds it again."""
+    game.ai_due_at = None
+    if state.is_over() or not game.ai_level:
+        return
+    seat = next((s for s in game.seats.all() if s.index == state.to_move), None)
+    if seat is None or not seat.is_ai:
+        return
+    delay = settings.AI_DELAY / 2 if just_moved == state.to_move else settings.AI_DELAY
+    game.ai_due_at = timezone.now() + timedelta(seconds=delay)
+
+
+def _after_commit(game_id: int, ply: int) -> None:
+    live.broadcast(game_id, ply)
+    from .ai_runner import runner  # the runner calls back into this module
+
+    runner.schedule(game_id)
+
+
+def seats_held(game: Game, actor: Actor) -> list[int]:
+    return [s.index for s in game.seat_list() if actor.holds(s)]

@@ -1,0 +1,15 @@
+from django.urls import path
+
+from . import views
+
+app_name = "games"
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("games/new", views.new_game, name="new"),
+    path("games/<int:pk>/", views.detail, name="detail"),
+    path("games/<int:pk>/partials", views.partials, name="partials"),
+    path("games/<int:pk>/move", views.move, name="move"),
+    path("games/<int:pk>/again", views.again, name="again"),
+    path("join/<str:code>", views.join, name="join"),
+]

@@ -1,0 +1,134 @@
+"""Pages and HTMX partials. Every change goes through :mod:`games.services`."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_POST
+from django_htmx.http import HttpResponseClientRedirect
+
+from . import ai, presenters, services
+from .engine import GAMES
+from .forms import NewGameForm
+from .models import Game
+
+
+def session_key(request: HttpRequest) -> str:
+    """The browser's identity; created on first need so a seat can be tied to it."""
+    if not request.session.session_key:
+        request.session.save()
+    key = request.session.session_key
+    assert key is not None
+    return key
+
+
+def actor_for(request: HttpRequest) -> services.Actor:
+    return services.Actor(session_key=request.session.session_key or None)
+
+
+def _redirect(request: HttpRequest, url: str) -> HttpResponse:
+    if request.htmx:
+        return HttpResponseClientRedirect(url)
+    return HttpResponseRedirect(url, status=303)  # type: ignore[return-value]
+
+
+@require_GET
+def home(request: HttpRequest) -> HttpResponse:
+    games = [
+        {"kind": kind, "title": rules.title, "levels": ai.levels(kind), "default_level": ai.default_level(kind)}
+        for kind, rules in GAMES.items()
+    ]
+    recent = Game.objects.filter(seats__session_key=request.session.session_key or "-").distinct()[:10]
+    return render(request, "games/home.html", {"games": games, "recent": recent})
+
+
+@require_POST
+def new_game(request: HttpRequest) -> HttpResponse:
+    form = NewGameForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "The new-game form was incomplete: " + form.errors.as_text())
+        return _redirect(request, reverse("games:home"))
+    data = form.cleaned_data
+    try:
+        created = services.create_game(
+            data["kind"],
+            form.game_options(request.POST),
+            opponent=data["opponent"],
+            level=data["level"] or None,
+            seat=data["seat"],
+            session_key=session_key(request),
+            allow_hints=data["allow_hints"],
+        )
+    except services.ServiceError as exc:
+        messages.error(request, exc.message)
+        return _redirect(request, reverse("games:home"))
+    return _redirect(request, created.game.get_absolute_url())
+
+
+@require_GET
+def detail(request: HttpRequest, pk: int) -> HttpResponse:
+    game = get_object_or_404(Game, pk=pk)
+    context = presenters.game_context(game, actor_for(request))
+    context["invite_url"] = request.build_absolute_uri(reverse("games:join", args=[game.invite_code]))
+    return render(request, "games/game.html", context)
+
+
+@require_GET
+def partials(request: HttpRequest, pk: int) -> HttpResponse:
+    """The current board, pieces and status: how a client that missed a push resyncs."""
+    game = get_object_or_404(Game, pk=pk)
+    return HttpResponse(presenters.render_partials(game, actor_for(request)))
+
+
+@require_POST
+def move(request: HttpRequest, pk: int) -> HttpResponse:
+    ply_text = request.POST.get("ply", "")
+    text = request.POST.get("move", "")
+    error = None
+    try:
+        ply = int(ply_text)
+    except ValueError:
+        error = "The form did not say which position it was made for; reload the page."
+    else:
+        try:
+            services.play_move(pk, actor_for(request), text, ply)
+        except services.ServiceError as exc:
+            if exc.code == "not_found":
+                return HttpResponse(exc.message, status=404)
+            error = exc.message
+    if request.htmx:
+        # 200 so htmx swaps the error into the status line (it ignores 4xx bodies).
+        game = get_object_or_404(Game, pk=pk)
+        return HttpResponse(presenters.render_partials(game, actor_for(request), error))
+    if error:
+        messages.error(request, error)
+    return redirect("games:detail", pk=pk)
+
+
+@require_POST
+def again(request: HttpRequest, pk: int) -> HttpResponse:
+    """A new game with the same game, options and opponent; a new coin toss."""
+    old = get_object_or_404(Game, pk=pk)
+    opponent = "ai" if old.ai_level else "human"
+    created = services.create_game(
+        old.kind,
+        old.options,
+        opponent=opponent,
+        level=old.ai_level or None,
+        session_key=session_key(request),
+        allow_hints=old.allow_hints,
+    )
+    return _redirect(request, created.game.get_absolute_url())
+
+
+def join(request: HttpRequest, code: str) -> HttpResponse:
+    game = get_object_or_404(Game, invite_code=code)
+    if request.method == "POST":
+        try:
+            services.join_game(game.pk, session_key=session_key(request))
+        except services.ServiceError as exc:
+            messages.error(request, exc.message)
+        return redirect(game)
+    return render(request, "games/join.html", {"game": game, "open": any(s.is_open for s in game.seat_list())})

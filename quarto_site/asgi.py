@@ -1,0 +1,40 @@
+"""ASGI entry point: HTTP through Django, WebSockets through Channels."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from typing import Any
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "quarto_site.settings")
+
+from channels.auth import AuthMiddlewareStack  # noqa: E402
+from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+from django.core.asgi import get_asgi_application  # noqa: E402
+
+django_asgi_app = get_asgi_application()
+
+from games.ai_runner import runner  # noqa: E402
+from games.routing import websocket_urlpatterns  # noqa: E402
+
+
+class BindRunner:
+    """Hands the server's event loop to the AI runner on the first connection."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> Any:
+        runner.bind(asyncio.get_running_loop())
+        return await self.app(scope, receive, send)
+
+
+application = BindRunner(
+    ProtocolTypeRouter(
+        {
+            "http": django_asgi_app,
+            "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+        }
+    )
+)

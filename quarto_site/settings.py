@@ -1,0 +1,170 @@
+"""Settings, chosen by environment variables (see docs/deployment.md).
+
+Without any variable set, the site runs on SQLite with the in-memory channel layer
+and in-process AI: one process, no extra services.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+
+import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+
+def env_bool(name: str, default: bool) -> bool:
+    value = os.environ.get(name)
+    if value is None:
+        return default
+    return value.strip().lower() in ("1", "true", "yes", "on")
+
+
+def env_float(name: str, default: float) -> float:
+    value = os.environ.get(name)
+    try:
+        return default if value is None else float(value)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name} must be a number, not {value!r}") from None
+
+
+def _secret_key() -> str:
+    if key := os.environ.get("SECRET_KEY"):
+        return key
+    # A self-hosted site keeps its key across restarts so sessions (and seats) survive.
+    path = BASE_DIR / ".secret_key"
+    if not path.exists():
+        path.write_text(secrets.token_urlsafe(50))
+        path.chmod(0o600)
+    return path.read_text().strip()
+
+
+DEBUG = env_bool("DJANGO_DEBUG", False)
+SECRET_KEY = _secret_key()
+ALLOWED_HOSTS = os.environ.get("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]").split(",")
+CSRF_TRUSTED_ORIGINS = [o for o in os.environ.get("CSRF_TRUSTED_ORIGINS", "").split(",") if o]
+
+INSTALLED_APPS = [
+    "daphne",
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "whitenoise.runserver_nostatic",
+    "django.contrib.staticfiles",
+    "channels",
+    "django_htmx",
+    "games",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",
+]
+
+ROOT_URLCONF = "quarto_site.urls"
+ASGI_APPLICATION = "quarto_site.asgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+# Databases: DATABASE_URL (postgres://...) or the embedded SQLite file.
+if database_url := os.environ.get("DATABASE_URL"):
+    default_db = dj_database_url.parse(database_url, conn_max_age=0)
+    if default_db["ENGINE"] == "django.db.backends.postgresql":
+        # Under ASGI persistent connections leak; the pool reuses them safely.
+        default_db.setdefault("OPTIONS", {})["pool"] = {
+            "min_size": 2,
+            "max_size": int(os.environ.get("DATABASE_POOL_SIZE", "10")),
+            "timeout": 10,
+        }
+else:
+    default_db = {
+        "ENGINE": "django.db.backends.sqlite3",
+        "NAME": os.environ.get("SQLITE_PATH", str(BASE_DIR / "db.sqlite3")),
+        "OPTIONS": {
+            # WAL + immediate transactions + a busy timeout: concurrent writers wait
+            # for each other instead of failing with "database is locked".
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+            "transaction_mode": "IMMEDIATE",
+            "timeout": 20,
+        },
+    }
+DATABASES = {"default": default_db}
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# Channel layer: Redis when REDIS_URL is set (several processes), else in-memory.
+if redis_url := os.environ.get("REDIS_URL"):
+    CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {"hosts": [redis_url], "prefix": os.environ.get("CHANNEL_PREFIX", "quarto")},
+        }
+    }
+else:
+    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+
+# The computer player.
+# AI_DELAY: seconds the computer "thinks" before each turn (a give that follows
+# its own placement waits half as long). AI_BUDGET: seconds of search per action.
+# AI_RUNNER: "inline" runs AI moves inside the web process; "worker" leaves them
+# to `manage.py ai_worker` processes. AI_PROCESSES: worker processes for the
+# search inside the web process (0 = threads).
+AI_DELAY = env_float("AI_DELAY", 1.0)
+AI_BUDGET = env_float("AI_BUDGET", 1.0)
+AI_RUNNER = os.environ.get("AI_RUNNER", "inline")
+if AI_RUNNER not in ("inline", "worker"):
+    raise ImproperlyConfigured("AI_RUNNER must be 'inline' or 'worker'")
+AI_PROCESSES = int(os.environ.get("AI_PROCESSES", "1"))
+AI_WARM_UP = env_bool("AI_WARM_UP", True)
+
+SESSION_COOKIE_AGE = 60 * 60 * 24 * 365
+SESSION_COOKIE_HTTPONLY = True
+SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", False)
+CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+
+LANGUAGE_CODE = "en"
+TIME_ZONE = "UTC"
+USE_I18N = False
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATIC_ROOT = BASE_DIR / "staticfiles"
+STATICFILES_DIRS = [BASE_DIR / "static"]
+WHITENOISE_USE_FINDERS = True
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
+}
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
+    "loggers": {"daphne": {"level": "WARNING"}, "django.channels.server": {"level": "WARNING"}},
+}
