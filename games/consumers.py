@@ -24,7 +24,7 @@ def _render(game_id: int, actor: Actor) -> str | None:
     return presenters.render_partials(game, actor)
 
 
-class GameConsumer(AsyncWebsocketConsumer):
+class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels is untyped
     async def connect(self) -> None:
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
         session = self.scope.get("session")

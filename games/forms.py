@@ -13,12 +13,12 @@ class NewGameForm(forms.Form):
 
     kind = forms.ChoiceField(choices=[(k, r.title) for k, r in GAMES.items()], widget=forms.HiddenInput)
     opponent = forms.ChoiceField(
-        choices=[("ai", "the computer"), ("human", "a friend (invite link)")], initial="ai"
+        choices=[("ai", "the computer"), ("human", "a friend (invite link)")], required=False
     )
     level = forms.CharField(required=False)
     seat = forms.ChoiceField(
         choices=[("random", "toss a coin"), ("first", "I start"), ("second", "the opponent starts")],
-        initial="random",
+        required=False,
         label="Who starts",
     )
     allow_hints = forms.BooleanField(required=False, initial=True, label="Allow hints")

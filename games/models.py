@@ -35,7 +35,9 @@ class Game(models.Model):
     kind = models.CharField(max_length=20, choices=[(k, r.title) for k, r in GAMES.items()])
     options = models.JSONField(default=dict, blank=True)
     status = models.PositiveSmallIntegerField(choices=Status.choices, default=Status.PLAYING, db_index=True)
-    ply = models.PositiveIntegerField(default=0, help_text="Actions played; the expected ply of the next move.")
+    ply = models.PositiveIntegerField(
+        default=0, help_text="Actions played; the expected ply of the next move."
+    )
     winner = models.SmallIntegerField(null=True, blank=True, help_text="Winning seat index.")
     result = models.JSONField(null=True, blank=True)
     ai_level = models.CharField(max_length=20, blank=True)

@@ -130,10 +130,13 @@ def create_game(
         _schedule_ai_if_due(game, state, just_moved=None)
         if game.ai_due_at:
             game.save(update_fields=["ai_due_at"])
+            transaction.on_commit(lambda: _after_commit(game.pk, game.ply))
     return NewGame(game=game, seat=mine, token=token, first_seat_won_toss=mine == 0)
 
 
-def join_game(game_id: int, *, session_key: str | None = None, with_token: bool = False) -> tuple[int, str | None]:
+def join_game(
+    game_id: int, *, session_key: str | None = None, with_token: bool = False
+) -> tuple[int, str | None]:
     """Take the first open seat of a game waiting for players; returns (seat, token)."""
     token = secrets.token_urlsafe(24) if with_token else None
     with transaction.atomic():

@@ -8,11 +8,16 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
+from django_htmx.middleware import HtmxDetails
 
 from . import ai, presenters, services
 from .engine import GAMES
 from .forms import NewGameForm
 from .models import Game
+
+
+class HtmxHttpRequest(HttpRequest):
+    htmx: HtmxDetails
 
 
 def session_key(request: HttpRequest) -> str:
@@ -28,16 +33,21 @@ def actor_for(request: HttpRequest) -> services.Actor:
     return services.Actor(session_key=request.session.session_key or None)
 
 
-def _redirect(request: HttpRequest, url: str) -> HttpResponse:
+def _redirect(request: HtmxHttpRequest, url: str) -> HttpResponse:
     if request.htmx:
         return HttpResponseClientRedirect(url)
-    return HttpResponseRedirect(url, status=303)  # type: ignore[return-value]
+    return HttpResponseRedirect(url, status=303)
 
 
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
     games = [
-        {"kind": kind, "title": rules.title, "levels": ai.levels(kind), "default_level": ai.default_level(kind)}
+        {
+            "kind": kind,
+            "title": rules.title,
+            "levels": ai.levels(kind),
+            "default_level": ai.default_level(kind),
+        }
         for kind, rules in GAMES.items()
     ]
     recent = Game.objects.filter(seats__session_key=request.session.session_key or "-").distinct()[:10]
@@ -45,7 +55,7 @@ def home(request: HttpRequest) -> HttpResponse:
 
 
 @require_POST
-def new_game(request: HttpRequest) -> HttpResponse:
+def new_game(request: HtmxHttpRequest) -> HttpResponse:
     form = NewGameForm(request.POST)
     if not form.is_valid():
         messages.error(request, "The new-game form was incomplete: " + form.errors.as_text())
@@ -55,9 +65,9 @@ def new_game(request: HttpRequest) -> HttpResponse:
         created = services.create_game(
             data["kind"],
             form.game_options(request.POST),
-            opponent=data["opponent"],
+            opponent=data["opponent"] or "ai",
             level=data["level"] or None,
-            seat=data["seat"],
+            seat=data["seat"] or "random",
             session_key=session_key(request),
             allow_hints=data["allow_hints"],
         )
@@ -83,7 +93,7 @@ def partials(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @require_POST
-def move(request: HttpRequest, pk: int) -> HttpResponse:
+def move(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     ply_text = request.POST.get("ply", "")
     text = request.POST.get("move", "")
     error = None
@@ -108,7 +118,7 @@ def move(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @require_POST
-def again(request: HttpRequest, pk: int) -> HttpResponse:
+def again(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """A new game with the same game, options and opponent; a new coin toss."""
     old = get_object_or_404(Game, pk=pk)
     opponent = "ai" if old.ai_level else "human"
@@ -131,4 +141,6 @@ def join(request: HttpRequest, code: str) -> HttpResponse:
         except services.ServiceError as exc:
             messages.error(request, exc.message)
         return redirect(game)
-    return render(request, "games/join.html", {"game": game, "open": any(s.is_open for s in game.seat_list())})
+    return render(
+        request, "games/join.html", {"game": game, "open": any(s.is_open for s in game.seat_list())}
+    )

@@ -8,10 +8,10 @@ from typing import Any
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "quarto_site.settings")
 
-from channels.auth import AuthMiddlewareStack  # noqa: E402
-from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
-from django.core.asgi import get_asgi_application  # noqa: E402
+from channels.auth import AuthMiddlewareStack
+from channels.routing import ProtocolTypeRouter, URLRouter
+from channels.security.websocket import AllowedHostsOriginValidator
+from django.core.asgi import get_asgi_application
 
 django_asgi_app = get_asgi_application()
 

@@ -11,7 +11,11 @@ import secrets
 from pathlib import Path
 
 import dj_database_url
+import django_stubs_ext
 from django.core.exceptions import ImproperlyConfigured
+
+# Lets admin and form classes take type arguments at run time.
+django_stubs_ext.monkeypatch()
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -112,6 +116,8 @@ else:
             "transaction_mode": "IMMEDIATE",
             "timeout": 20,
         },
+        # A file, not memory: tests with several threads need real locking.
+        "TEST": {"NAME": str(BASE_DIR / "test-db.sqlite3")},
     }
 DATABASES = {"default": default_db}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"

@@ -15,4 +15,13 @@ def get_rules(kind: str) -> GameRules:
         raise OptionError("game", f"Unknown game {kind!r}; known: {', '.join(GAMES)}.") from None
 
 
-__all__ = ["GAMES", "BadNotation", "GameRules", "IllegalMove", "MoveError", "OptionError", "Outcome", "get_rules"]
+__all__ = [
+    "GAMES",
+    "BadNotation",
+    "GameRules",
+    "IllegalMove",
+    "MoveError",
+    "OptionError",
+    "Outcome",
+    "get_rules",
+]

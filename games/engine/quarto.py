@@ -170,7 +170,8 @@ class State:
     def _give(self, piece: int) -> State:
         if self.in_hand is not None:
             raise IllegalMove(
-                "wrong_phase", f"Place {piece_name(self.in_hand)} (piece {self.in_hand}) before giving a piece."
+                "wrong_phase",
+                f"Place {piece_name(self.in_hand)} (piece {self.in_hand}) before giving a piece.",
             )
         if piece not in PIECES:
             raise IllegalMove("out_of_bounds", f"There is no piece {piece}: pieces are 0-15.")
@@ -186,20 +187,22 @@ class State:
         if self.board[cell] is not None:
             raise IllegalMove("occupied", f"{CELL_NAMES[cell]} is already taken.")
         board = self.board[:cell] + (self.in_hand,) + self.board[cell + 1 :]
-        return replace(self, board=board, in_hand=None, outcome=_outcome(board, cell, self.to_move, self.advanced))
+        return replace(
+            self, board=board, in_hand=None, outcome=_outcome(board, cell, self.to_move, self.advanced)
+        )
 
 
 def _outcome(board: tuple[int | None, ...], cell: int, mover: int, advanced: bool) -> Outcome | None:
     lines = LINES_THROUGH[cell] + (SQUARES_THROUGH[cell] if advanced else ())
     won = []
     for line in lines:
-        pieces = tuple(board[i] for i in line)
-        if None not in pieces and is_quarto(*pieces):  # type: ignore[misc]
+        pieces = [p for p in (board[i] for i in line) if p is not None]
+        if len(pieces) == SIZE and is_quarto(*pieces):
             won.append(line)
     if won:
         shared: list[str] = []
         for line in won:
-            for word in shared_traits(tuple(board[i] for i in line)):  # type: ignore[misc]
+            for word in shared_traits(tuple(p for p in (board[i] for i in line) if p is not None)):
                 if word not in shared:
                     shared.append(word)
         return Outcome(winner=mover, lines=tuple(won), shared=tuple(shared))

@@ -1,0 +1,31 @@
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+
+@pytest.fixture(autouse=True)
+def _fast_ai(settings: Any) -> None:
+    """No thinking delay, search in threads, no warm-up: tests stay quick and deterministic."""
+    settings.AI_DELAY = 0
+    settings.AI_BUDGET = 0.2
+    settings.AI_PROCESSES = 0
+    settings.AI_WARM_UP = False
+    settings.AI_RUNNER = "inline"
+
+
+@pytest.fixture
+def rng() -> random.Random:
+    return random.Random(1234)
+
+
+@pytest.fixture
+def no_ai_reply(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Keep the computer from answering, to inspect the position after a human move."""
+    from games.ai_runner import runner
+
+    monkeypatch.setattr(runner, "schedule", lambda game_id: None)
+    yield
