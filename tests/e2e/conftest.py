@@ -15,6 +15,9 @@ from typing import Any
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
+# Playwright's sync API keeps an event loop in this thread; the test process's own
+# database work (set-up, flush) is still plain synchronous code.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -33,41 +36,68 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-@pytest.fixture(scope="session")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    folder = tmp_path_factory.mktemp("site")
-    env = {
-        **{k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")},
-        "SQLITE_PATH": str(folder / "db.sqlite3"),
-        "AI_DELAY": "0.2",
-        "AI_BUDGET": "0.2",
-        "AI_PROCESSES": "1",
-        "DJANGO_SETTINGS_MODULE": "quarto_site.settings",
-    }
-    subprocess.run([sys.executable, "manage.py", "migrate", "-v", "0"], cwd=ROOT, env=env, check=True)
-    port = free_port()
-    log = open(folder / "daphne.log", "w")  # noqa: SIM115 (closed below)
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "quarto_site.asgi:application"],
-        cwd=ROOT,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
+def wait_for_port(port: int, proc: subprocess.Popen[bytes], log: Path) -> None:
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         try:
             socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            break
+            return
         except OSError:
+            if proc.poll() is not None:
+                break
             time.sleep(0.1)
-    else:
-        proc.kill()
-        pytest.fail("Daphne did not start: " + (folder / "daphne.log").read_text())
-    yield f"http://127.0.0.1:{port}"
-    proc.terminate()
-    proc.wait(10)
-    log.close()
+    proc.kill()
+    pytest.fail(f"the server on port {port} did not start: {log.read_text()}")
+
+
+class Processes:
+    """Server-side processes of one test, stopped together; logs kept in a folder."""
+
+    def __init__(self, folder: Path, env: dict[str, str]) -> None:
+        self.folder = folder
+        self.env = {**env, "DJANGO_SETTINGS_MODULE": "quarto_site.settings"}
+        self.procs: list[subprocess.Popen[bytes]] = []
+
+    def manage(self, *args: str) -> None:
+        subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=self.env, check=True)
+
+    def start(self, name: str, *argv: str) -> subprocess.Popen[bytes]:
+        log = self.folder / f"{name}.log"
+        with open(log, "w") as out:
+            proc = subprocess.Popen(
+                [sys.executable, *argv], cwd=ROOT, env=self.env, stdout=out, stderr=subprocess.STDOUT
+            )
+        self.procs.append(proc)
+        return proc
+
+    def daphne(self, name: str) -> str:
+        port = free_port()
+        proc = self.start(
+            name, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "quarto_site.asgi:application"
+        )
+        wait_for_port(port, proc, self.folder / f"{name}.log")
+        return f"http://127.0.0.1:{port}"
+
+    def stop(self) -> None:
+        for proc in self.procs:
+            proc.terminate()
+        for proc in self.procs:
+            try:
+                proc.wait(10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The embedded set-up: one Daphne process, SQLite, in-memory layer, AI inline."""
+    folder = tmp_path_factory.mktemp("site")
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
+    env.update(SQLITE_PATH=str(folder / "db.sqlite3"), AI_DELAY="0.2", AI_BUDGET="0.2", AI_PROCESSES="1")
+    processes = Processes(folder, env)
+    processes.manage("migrate", "-v", "0")
+    yield processes.daphne("daphne")
+    processes.stop()
 
 
 @pytest.fixture(scope="session")
