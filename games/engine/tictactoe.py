@@ -1,0 +1,170 @@
+"""Tic-tac-toe: X and O take turns marking cells of a 3x3 grid; three in a row wins.
+
+X is seat 0 and moves first. A move is a cell name (``"b2"``); :func:`parse_move`
+also reads the position words TL TC TR L C R BL BC BR (any case), but the canonical
+text of a move is always its cell name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from .base import BadNotation, GameRules, IllegalMove, Outcome, check_playing, check_turn, reject_unknown
+from .grid import cell_name, parse_cell
+
+SIZE = 3
+CELLS = SIZE * SIZE
+CELL_NAMES = tuple(cell_name(i, SIZE) for i in range(CELLS))
+SYMBOLS = ("X", "O")
+CROSS, NOUGHT = 0, 1  # seats: X moves first
+
+ROWS = tuple(tuple(r * SIZE + c for c in range(SIZE)) for r in range(SIZE))
+COLUMNS = tuple(tuple(r * SIZE + c for r in range(SIZE)) for c in range(SIZE))
+DIAGONALS = (tuple(i * SIZE + i for i in range(SIZE)), tuple(i * SIZE + SIZE - 1 - i for i in range(SIZE)))
+WIN_LINES = ROWS + COLUMNS + DIAGONALS
+LINES_THROUGH = tuple(tuple(line for line in WIN_LINES if cell in line) for cell in range(CELLS))
+
+# Position words as seen on the drawn board (top rank first).
+POSITIONS = {
+    "tl": 6,
+    "tc": 7,
+    "tr": 8,
+    "l": 3,
+    "c": 4,
+    "r": 5,
+    "bl": 0,
+    "bc": 1,
+    "br": 2,
+}
+
+
+@dataclass(frozen=True)
+class Mark:
+    """Mark one cell with the mover's symbol."""
+
+    cell: int
+
+    def __str__(self) -> str:
+        return CELL_NAMES[self.cell]
+
+
+def parse_move(text: str) -> Mark:
+    """``"b2"`` or a position word such as ``"C"`` or ``"tl"``."""
+    stripped = text.strip().lower() if isinstance(text, str) else ""
+    if stripped in POSITIONS:
+        return Mark(POSITIONS[stripped])
+    try:
+        return Mark(parse_cell(stripped, SIZE, SIZE))
+    except BadNotation:
+        raise BadNotation(text, "a cell a1-c3 or a position TL TC TR L C R BL BC BR") from None
+
+
+@dataclass(frozen=True)
+class State:
+    board: tuple[int | None, ...] = (None,) * CELLS
+    to_move: int = CROSS
+    outcome: Outcome | None = None
+
+    num_players = 2
+    width = SIZE
+    height = SIZE
+
+    @property
+    def empty_cells(self) -> tuple[int, ...]:
+        return tuple(i for i, owner in enumerate(self.board) if owner is None)
+
+    @property
+    def ply(self) -> int:
+        """How many marks are on the board."""
+        return CELLS - self.board.count(None)
+
+    def is_over(self) -> bool:
+        return self.outcome is not None
+
+    def legal_moves(self) -> list[Mark]:
+        if self.outcome is not None:
+            return []
+        return [Mark(c) for c in self.empty_cells]
+
+    def play(self, move: Mark, player: int | None = None) -> State:
+        check_playing(self)
+        check_turn(self, player)
+        if not isinstance(move, Mark):
+            raise TypeError(f"not a tic-tac-toe move: {move!r}")
+        cell = move.cell
+        if not 0 <= cell < CELLS:
+            raise IllegalMove("out_of_bounds", f"There is no cell {cell}: cells are a1-c3.")
+        owner = self.board[cell]
+        if owner is not None:
+            raise IllegalMove("occupied", f"{CELL_NAMES[cell]} is already taken by {SYMBOLS[owner]}.")
+        board = (*self.board[:cell], self.to_move, *self.board[cell + 1 :])
+        return State(board=board, to_move=1 - self.to_move, outcome=_outcome(board, cell, self.to_move))
+
+    def __str__(self) -> str:
+        return to_ascii(self)
+
+
+def _outcome(board: tuple[int | None, ...], cell: int, mover: int) -> Outcome | None:
+    won = tuple(line for line in LINES_THROUGH[cell] if all(board[i] == mover for i in line))
+    if won:
+        return Outcome(winner=mover, lines=won)
+    if None not in board:
+        return Outcome(winner=None)
+    return None
+
+
+def initial_state() -> State:
+    return State()
+
+
+def clean_options(options: Mapping[str, Any]) -> dict[str, Any]:
+    reject_unknown(options, ())
+    return {}
+
+
+def from_ascii(text: str, to_move: int | None = None) -> State:
+    """A position from three rows, top rank first, of ``X``, ``O`` and ``.`` (blanks ignored).
+
+    The side to move defaults to the one the mark counts imply; the outcome is worked
+    out from the board.
+    """
+    rows = ["".join(line.split()) for line in text.strip().splitlines()]
+    if len(rows) != SIZE or any(len(r) != SIZE for r in rows):
+        raise ValueError("need three rows of three marks")
+    board: list[int | None] = [None] * CELLS
+    for r, row in enumerate(rows):
+        for c, char in enumerate(row.upper()):
+            if char != ".":
+                board[(SIZE - 1 - r) * SIZE + c] = SYMBOLS.index(char)
+    cells = tuple(board)
+    if to_move is None:
+        to_move = CROSS if cells.count(CROSS) == cells.count(NOUGHT) else NOUGHT
+    winners = [
+        line for line in WIN_LINES if cells[line[0]] is not None and len({cells[i] for i in line}) == 1
+    ]
+    outcome: Outcome | None = None
+    if winners:
+        outcome = Outcome(winner=cells[winners[0][0]], lines=tuple(winners))
+    elif None not in cells:
+        outcome = Outcome(winner=None)
+    return State(board=cells, to_move=to_move, outcome=outcome)
+
+
+def to_ascii(state: State) -> str:
+    """The board as :func:`from_ascii` reads it, top rank first."""
+    return "\n".join(
+        " ".join("." if (owner := state.board[r * SIZE + c]) is None else SYMBOLS[owner] for c in range(SIZE))
+        for r in reversed(range(SIZE))
+    )
+
+
+RULES = GameRules(
+    kind="tictactoe",
+    title="Tic-tac-toe",
+    initial_state=initial_state,
+    parse_move=parse_move,
+    clean_options=clean_options,
+    default_options={},
+)

@@ -1,0 +1,296 @@
+"""Ultimate Tic-Tac-Toe: nine small tic-tac-toe boards in a 3x3 grid.
+
+The first move is free. Afterwards a move must be made in the small board that matches
+the cell (within its small board) the previous move took; if that board is won or full,
+the player may move in any open small board. Won or full small boards take no more
+moves. Three small boards won in a line win the game; when every small board is closed
+without such a line the game is a draw (boards won are not counted).
+
+Cells are named on the 9x9 grid, ``a1``-``i9`` (files left to right, ranks bottom to
+top, index = rank * 9 + file). Small boards are numbered 0-8 the same way on the 3x3
+grid of boards (0 = bottom-left, 4 = centre, 8 = top-right), and so are the cells
+within a small board.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from .base import BadNotation, GameRules, IllegalMove, Outcome, check_playing, check_turn, reject_unknown
+from .grid import cell_name, parse_cell
+from .tictactoe import WIN_LINES as SMALL_LINES
+
+SIZE = 9
+CELLS = SIZE * SIZE
+BOARDS = 9
+CELL_NAMES = tuple(cell_name(i, SIZE) for i in range(CELLS))
+SYMBOLS = ("X", "O")
+DRAWN = -1  # in board_owners: a full small board that nobody won
+META_LINES = SMALL_LINES  # lines of small boards, numbered like cells of a small board
+
+
+def board_of(cell: int) -> int:
+    """The small board (0-8) holding a cell of the 9x9 grid."""
+    rank, file = divmod(cell, SIZE)
+    return (rank // 3) * 3 + file // 3
+
+
+def inner_of(cell: int) -> int:
+    """The position (0-8) of a cell within its small board; it names the board the opponent is sent to."""
+    rank, file = divmod(cell, SIZE)
+    return (rank % 3) * 3 + file % 3
+
+
+BOARD_OF = tuple(board_of(c) for c in range(CELLS))
+INNER_OF = tuple(inner_of(c) for c in range(CELLS))
+# BOARD_CELLS[b][i]: the 9x9 index of cell i of small board b.
+BOARD_CELLS = tuple(
+    tuple(((b // 3) * 3 + i // 3) * SIZE + (b % 3) * 3 + i % 3 for i in range(9)) for b in range(BOARDS)
+)
+_POSITION_WORDS = (
+    "bottom-left",
+    "bottom",
+    "bottom-right",
+    "left",
+    "centre",
+    "right",
+    "top-left",
+    "top",
+    "top-right",
+)
+BOARD_NAMES = tuple(
+    f"{_POSITION_WORDS[b]} board ({CELL_NAMES[BOARD_CELLS[b][0]]}-{CELL_NAMES[BOARD_CELLS[b][8]]})"
+    for b in range(BOARDS)
+)
+
+
+@dataclass(frozen=True)
+class Mark:
+    """Mark one cell of the 9x9 grid."""
+
+    cell: int
+
+    def __str__(self) -> str:
+        return CELL_NAMES[self.cell]
+
+    @property
+    def board(self) -> int:
+        return BOARD_OF[self.cell]
+
+
+def parse_move(text: str) -> Mark:
+    stripped = text.strip() if isinstance(text, str) else ""
+    try:
+        return Mark(parse_cell(stripped, SIZE, SIZE))
+    except BadNotation:
+        raise BadNotation(text, "a cell name a1-i9") from None
+
+
+@dataclass(frozen=True)
+class State:
+    board: tuple[int | None, ...] = (None,) * CELLS
+    board_owners: tuple[int | None, ...] = (None,) * BOARDS
+    """Per small board: the seat that won it, :data:`DRAWN` when full without a line, None while open."""
+    board_lines: tuple[tuple[tuple[int, ...], ...], ...] = ((),) * BOARDS
+    """Per small board: the 9x9 cells of the line(s) that won it."""
+    to_move: int = 0
+    last_move: Mark | None = None
+    outcome: Outcome | None = None
+
+    num_players = 2
+    width = SIZE
+    height = SIZE
+
+    @property
+    def ply(self) -> int:
+        return CELLS - self.board.count(None)
+
+    def is_over(self) -> bool:
+        return self.outcome is not None
+
+    def is_board_open(self, small: int) -> bool:
+        return self.board_owners[small] is None
+
+    def board_status(self, small: int) -> str:
+        """``"open"``, ``"won"`` or ``"drawn"``."""
+        owner = self.board_owners[small]
+        return "open" if owner is None else "drawn" if owner == DRAWN else "won"
+
+    @property
+    def open_boards(self) -> tuple[int, ...]:
+        return tuple(b for b in range(BOARDS) if self.board_owners[b] is None)
+
+    @property
+    def allowed_boards(self) -> tuple[int, ...]:
+        """The small boards the side to move may play in (empty once the game is over)."""
+        if self.outcome is not None:
+            return ()
+        if self.last_move is not None:
+            target = INNER_OF[self.last_move.cell]
+            if self.board_owners[target] is None:
+                return (target,)
+        return self.open_boards
+
+    @property
+    def winning_boards(self) -> tuple[tuple[int, ...], ...]:
+        """The lines of small boards that won the game (empty unless won)."""
+        if self.outcome is None or self.outcome.winner is None:
+            return ()
+        w = self.outcome.winner
+        return tuple(line for line in META_LINES if all(self.board_owners[b] == w for b in line))
+
+    def legal_moves(self) -> list[Mark]:
+        return [Mark(c) for b in self.allowed_boards for c in BOARD_CELLS[b] if self.board[c] is None]
+
+    def play(self, move: Mark, player: int | None = None) -> State:
+        check_playing(self)
+        check_turn(self, player)
+        if not isinstance(move, Mark):
+            raise TypeError(f"not an Ultimate Tic-Tac-Toe move: {move!r}")
+        cell = move.cell
+        if not 0 <= cell < CELLS:
+            raise IllegalMove("out_of_bounds", f"There is no cell {cell}: cells are a1-i9.")
+        owner = self.board[cell]
+        if owner is not None:
+            raise IllegalMove("occupied", f"{CELL_NAMES[cell]} is already taken by {SYMBOLS[owner]}.")
+        allowed = self.allowed_boards
+        small = BOARD_OF[cell]
+        if small not in allowed:
+            if len(allowed) == 1:
+                where = f"You must play in the {BOARD_NAMES[allowed[0]]}"
+            else:
+                where = "You may play in any open board: " + ", ".join(BOARD_NAMES[b] for b in allowed)
+            closed = "" if self.board_owners[small] is None else f"the {BOARD_NAMES[small]} is closed; "
+            raise IllegalMove("wrong_board", f"{CELL_NAMES[cell]} is not allowed: {closed}{where}.")
+        return self._mark(cell)
+
+    def _mark(self, cell: int) -> State:
+        mover = self.to_move
+        board = (*self.board[:cell], mover, *self.board[cell + 1 :])
+        small = BOARD_OF[cell]
+        owners = self.board_owners
+        lines = self.board_lines
+        outcome: Outcome | None = None
+        cells = BOARD_CELLS[small]
+        won = tuple(
+            tuple(cells[i] for i in line)
+            for line in SMALL_LINES
+            if INNER_OF[cell] in line and all(board[cells[i]] == mover for i in line)
+        )
+        if won:
+            owners = (*owners[:small], mover, *owners[small + 1 :])
+            lines = (*lines[:small], won, *lines[small + 1 :])
+            meta = [line for line in META_LINES if small in line and all(owners[b] == mover for b in line)]
+            if meta:
+                outcome = Outcome(winner=mover, lines=_meta_cells(lines, meta))
+        elif all(board[c] is not None for c in cells):
+            owners = (*owners[:small], DRAWN, *owners[small + 1 :])
+        if outcome is None and None not in owners:
+            outcome = Outcome(winner=None)
+        return State(
+            board=board,
+            board_owners=owners,
+            board_lines=lines,
+            to_move=1 - mover,
+            last_move=Mark(cell),
+            outcome=outcome,
+        )
+
+    def __str__(self) -> str:
+        return to_ascii(self)
+
+
+def _meta_cells(
+    lines: tuple[tuple[tuple[int, ...], ...], ...] | list[tuple[tuple[int, ...], ...]],
+    meta: list[tuple[int, ...]],
+) -> tuple[tuple[int, ...], ...]:
+    """For each winning line of small boards, the 9x9 cells of the lines that won those boards."""
+    return tuple(tuple(sorted({c for b in line for small in lines[b] for c in small})) for line in meta)
+
+
+def initial_state() -> State:
+    return State()
+
+
+def clean_options(options: Mapping[str, Any]) -> dict[str, Any]:
+    reject_unknown(options, ())
+    return {}
+
+
+def from_moves(texts: str) -> State:
+    """The state after a space-separated list of moves, each checked."""
+    state = State()
+    for text in texts.split():
+        state = state.play(parse_move(text))
+    return state
+
+
+def from_ascii(text: str, last_move: str | None = None, to_move: int | None = None) -> State:
+    """A position from nine rows of nine ``X``/``O``/``.`` (top rank first; blanks and ``|`` ignored).
+
+    Small-board owners and the outcome are worked out from the marks; ``last_move``
+    (a cell name) fixes where the side to move is sent.
+    """
+    rows = ["".join(ch for ch in line if ch not in " |") for line in text.strip().splitlines()]
+    rows = [r for r in rows if r and set(r) != {"-"} and set(r) != {"+", "-"}]
+    if len(rows) != SIZE or any(len(r) != SIZE for r in rows):
+        raise ValueError("need nine rows of nine marks")
+    board: list[int | None] = [None] * CELLS
+    for r, row in enumerate(rows):
+        for c, char in enumerate(row.upper()):
+            if char != ".":
+                board[(SIZE - 1 - r) * SIZE + c] = SYMBOLS.index(char)
+    cells = tuple(board)
+    owners: list[int | None] = [None] * BOARDS
+    lines: list[tuple[tuple[int, ...], ...]] = [()] * BOARDS
+    for b in range(BOARDS):
+        bc = BOARD_CELLS[b]
+        for seat in (0, 1):
+            won = tuple(
+                tuple(bc[i] for i in line) for line in SMALL_LINES if all(cells[bc[i]] == seat for i in line)
+            )
+            if won and owners[b] is None:
+                owners[b], lines[b] = seat, won
+        if owners[b] is None and all(cells[c] is not None for c in bc):
+            owners[b] = DRAWN
+    if to_move is None:
+        to_move = 0 if cells.count(0) == cells.count(1) else 1
+    outcome: Outcome | None = None
+    for seat in (0, 1):
+        meta = [line for line in META_LINES if all(owners[b] == seat for b in line)]
+        if meta:
+            outcome = Outcome(winner=seat, lines=_meta_cells(lines, meta))
+    if outcome is None and None not in owners:
+        outcome = Outcome(winner=None)
+    last = parse_move(last_move) if last_move else None
+    return State(
+        board=cells,
+        board_owners=tuple(owners),
+        board_lines=tuple(lines),
+        to_move=to_move,
+        last_move=last,
+        outcome=outcome,
+    )
+
+
+def to_ascii(state: State) -> str:
+    """The 9x9 board, top rank first, small boards separated by ``|`` and blank lines."""
+    out = []
+    for r in reversed(range(SIZE)):
+        marks = ["." if (owner := state.board[r * SIZE + c]) is None else SYMBOLS[owner] for c in range(SIZE)]
+        out.append(" | ".join(" ".join(marks[k : k + 3]) for k in (0, 3, 6)))
+        if r in (6, 3):
+            out.append("")
+    return "\n".join(out)
+
+
+RULES = GameRules(
+    kind="ultimate",
+    title="Ultimate Tic-Tac-Toe",
+    initial_state=initial_state,
+    parse_move=parse_move,
+    clean_options=clean_options,
+    default_options={},
+)
