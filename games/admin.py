@@ -68,7 +68,7 @@ class GameAdmin(admin.ModelAdmin[Game]):
     def move_list(self, game: Game) -> SafeString:
         texts = game.move_texts
         if not texts:
-            return format_html("<em>none yet</em>")
+            return mark_safe("<em>none yet</em>")
         return format_html(
             "<ol class='admin-moves'>{}</ol>",
             mark_safe("".join(format_html("<li>{}</li>", t) for t in texts)),

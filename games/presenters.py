@@ -11,8 +11,8 @@ from typing import Any
 
 from django.template.loader import render_to_string
 
-from .engine import quarto
-from .engine.grid import rows_top_first
+from .engine import connect, get_rules, quarto, ultimate
+from .engine.grid import cell_name, rows_top_first
 from .models import Game, Seat
 from .services import Actor, seats_held
 
@@ -84,7 +84,114 @@ def quarto_context(game: Game, state: quarto.State, my_turn: bool) -> dict[str, 
     }
 
 
-BOARD_CONTEXT: dict[str, Callable[[Game, Any, bool], dict[str, Any]]] = {"quarto": quarto_context}
+SYMBOLS = ("X", "O", "A", "B")
+
+
+def _targets(state: Any) -> dict[int, str]:
+    """Cell index -> the move text a click on it sends, for every cell the mover may click."""
+    if isinstance(state, connect.State):
+        if state.gravity:
+            # Any cell of a droppable column drops a stone into it.
+            return {
+                rank * state.width + column: str(state.move_at(rank * state.width + column))
+                for column in state.droppable_columns
+                for rank in range(state.height)
+            }
+        return {state.target_of(m): str(m) for m in state.legal_moves()}
+    return {m.cell: str(m) for m in state.legal_moves()}
+
+
+def _last_cell(game: Game, state: Any) -> int | None:
+    if isinstance(state, connect.State):
+        return state.last_cell
+    if isinstance(state, ultimate.State):
+        return state.last_move.cell if state.last_move else None
+    if game.move_texts:
+        move = get_rules(game.kind).parse_move(game.move_texts[-1])
+        return int(move.cell)
+    return None
+
+
+def _landing_cells(state: Any) -> set[int]:
+    if isinstance(state, connect.State) and state.gravity:
+        return set(state.legal_targets)
+    return set()
+
+
+def grid_context(game: Game, state: Any, my_turn: bool) -> dict[str, Any]:
+    """Tic-tac-toe, connect-N and Ultimate: cells owned by seats, shown as symbols."""
+    targets = _targets(state) if my_turn else {}
+    winning = {cell for line in (state.outcome.lines if state.outcome else ()) for cell in line}
+    landing = _landing_cells(state)
+    last = _last_cell(game, state)
+    cells = {}
+    for index, owner in enumerate(state.board):
+        name = cell_name(index, state.width)
+        symbol = SYMBOLS[owner] if owner is not None else ""
+        cells[index] = {
+            "index": index,
+            "name": name,
+            "owner": owner,
+            "symbol": symbol,
+            "move": targets.get(index),
+            "is_winning": index in winning,
+            "is_new": index == last,
+            "is_landing": index in landing,
+            "label": f"{name}: {symbol or 'empty'}"
+            + (f", plays {targets[index]}" if index in targets and targets[index] != name else ""),
+        }
+    rows = [[cells[i] for i in row] for row in rows_top_first(state.width, state.height)]
+    context: dict[str, Any] = {
+        "rows": rows,
+        "width": state.width,
+        "files": [cell_name(f, state.width)[0] for f in range(state.width)],
+        "symbols": SYMBOLS[: state.num_players],
+    }
+    if isinstance(state, connect.State):
+        context["droppable"] = (
+            {cell_name(c, state.width)[0] for c in state.droppable_columns} if my_turn else set()
+        )
+    if isinstance(state, ultimate.State):
+        context["small_boards"] = ultimate_boards(state, cells, my_turn)
+    return context
+
+
+def ultimate_boards(
+    state: ultimate.State, cells: dict[int, dict[str, Any]], my_turn: bool
+) -> list[list[Any]]:
+    """The nine small boards as rows of boards (top first), each with its cells top row first."""
+    allowed = set(state.allowed_boards)
+    won_lines = {b for line in state.winning_boards for b in line}
+    rows = []
+    for board_row in (2, 1, 0):
+        row = []
+        for board_col in range(3):
+            small = board_row * 3 + board_col
+            owner = state.board_owners[small]
+            board_cells = ultimate.BOARD_CELLS[small]
+            row.append(
+                {
+                    "index": small,
+                    "name": ultimate.BOARD_NAMES[small],
+                    "status": state.board_status(small),
+                    "owner": owner if owner != ultimate.DRAWN else None,
+                    "symbol": SYMBOLS[owner] if owner is not None and owner != ultimate.DRAWN else "",
+                    "is_allowed": small in allowed and not state.is_over(),
+                    "is_mine_to_play": my_turn and small in allowed,
+                    "is_winning": small in won_lines,
+                    "rows": [[cells[board_cells[r * 3 + c]] for c in range(3)] for r in (2, 1, 0)],
+                }
+            )
+        rows.append(row)
+    return rows
+
+
+BOARD_CONTEXT: dict[str, Callable[[Game, Any, bool], dict[str, Any]]] = {
+    "quarto": quarto_context,
+    "tictactoe": grid_context,
+    "connect": grid_context,
+    "ultimate": grid_context,
+}
 
 
 def status_text(game: Game, state: Any, mine: list[int], seats: list[Seat]) -> str:
@@ -108,7 +215,10 @@ def status_text(game: Game, state: Any, mine: list[int], seats: list[Seat]) -> s
             return "Your turn: choose the piece your opponent must place."
         action = "place a piece" if state.phase == quarto.PLACE else "choose a piece to give"
         return f"{who[0].upper()}{who[1:]} to {action}."
-    return "Your turn." if who == "you" else f"{who[0].upper()}{who[1:]} to move."
+    symbol = SYMBOLS[state.to_move]
+    if who == "you":
+        return f"Your turn: you play {symbol}."
+    return f"{who[0].upper()}{who[1:]} ({symbol}) to move."
 
 
 def game_context(game: Game, actor: Actor, error: str | None = None) -> dict[str, Any]:
@@ -129,6 +239,15 @@ def game_context(game: Game, actor: Actor, error: str | None = None) -> dict[str
         "status_text": status_text(game, state, mine, seats),
         "error": error,
         "won_toss": mine == [0] and game.ply <= 1,
+        "players": [
+            {
+                "seat": seat,
+                "symbol": SYMBOLS[seat.index],
+                "is_me": seat.index in mine,
+                "to_move": seat.index == state.to_move,
+            }
+            for seat in seats
+        ],
         "board_template": f"games/{game.kind}/_board.html",
         "pieces_template": f"games/{game.kind}/_pieces.html",
     }

@@ -93,6 +93,8 @@ def create_game(
     if seat not in SEAT_CHOICES:
         raise ServiceError("bad_option", f"seat must be one of {', '.join(SEAT_CHOICES)}.")
     if opponent == "ai":
+        if not ai.has_player(kind):
+            raise ServiceError("bad_option", f"{rules.title} has no computer player yet: invite a friend.")
         level = level or ai.default_level(kind)
         if level not in ai.levels(kind):
             raise ServiceError("bad_option", f"level must be one of {', '.join(ai.levels(kind))}.")

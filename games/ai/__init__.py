@@ -16,7 +16,7 @@ from games.engine import get_rules
 
 from .base import ActionValue
 
-_MODULES = {"quarto": "games.ai.quarto"}
+_MODULES = {"quarto": "games.ai.quarto", "tictactoe": "games.ai.tictactoe"}
 
 
 def player_module(kind: str) -> ModuleType:
@@ -26,14 +26,21 @@ def player_module(kind: str) -> ModuleType:
         raise ValueError(f"no computer player for {kind!r}") from None
 
 
+def has_player(kind: str) -> bool:
+    return kind in _MODULES
+
+
 def levels(kind: str) -> tuple[str, ...]:
+    """The computer's levels for a game, weakest first; empty if it has no computer player."""
+    if not has_player(kind):
+        return ()
     levels_: tuple[str, ...] = player_module(kind).LEVELS
     return levels_
 
 
 def default_level(kind: str) -> str:
     names = levels(kind)
-    return names[len(names) // 2]
+    return names[len(names) // 2] if names else ""
 
 
 def choose_move(kind: str, state: Any, level: str, budget: float, rng: random.Random | None = None) -> Any:

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from . import quarto
+from . import connect, quarto, tictactoe, ultimate
 from .base import BadNotation, GameRules, IllegalMove, MoveError, OptionError, Outcome
 
-GAMES: dict[str, GameRules] = {rules.kind: rules for rules in (quarto.RULES,)}
+GAMES: dict[str, GameRules] = {
+    rules.kind: rules for rules in (quarto.RULES, tictactoe.RULES, connect.RULES, ultimate.RULES)
+}
 
 
 def get_rules(kind: str) -> GameRules:

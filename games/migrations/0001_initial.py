@@ -17,7 +17,7 @@ class Migration(migrations.Migration):
             name='Game',
             fields=[
                 ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('kind', models.CharField(choices=[('quarto', 'Quarto')], max_length=20)),
+                ('kind', models.CharField(db_index=True, max_length=20)),
                 ('options', models.JSONField(blank=True, default=dict)),
                 ('status', models.PositiveSmallIntegerField(choices=[(10, 'waiting for a player'), (20, 'playing'), (30, 'won'), (35, 'drawn'), (40, 'aborted')], db_index=True, default=20)),
                 ('ply', models.PositiveIntegerField(default=0, help_text='Actions played; the expected ply of the next move.')),
