@@ -225,3 +225,9 @@ def run_worker(poll: float = 0.2, lease: float = 30.0, stop: threading.Event | N
 
 
 runner = Runner()
+
+
+async def analyse(kind: str, options: dict[str, Any], moves: list[str], budget: float) -> list[Any]:
+    """The analysis of a position, computed off the event loop like the computer's moves."""
+    loop = asyncio.get_running_loop()
+    return await loop.run_in_executor(runner.executor(), ai.analyse_moves, kind, options, moves, budget)

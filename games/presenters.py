@@ -11,6 +11,8 @@ from typing import Any
 
 from django.template.loader import render_to_string
 
+from . import ai
+from .ai.base import ActionValue
 from .engine import connect, get_rules, quarto, ultimate
 from .engine.grid import cell_name, rows_top_first
 from .models import Game, Seat
@@ -221,7 +223,41 @@ def status_text(game: Game, state: Any, mine: list[int], seats: list[Seat]) -> s
     return f"{who[0].upper()}{who[1:]} ({symbol}) to move."
 
 
-def game_context(game: Game, actor: Actor, error: str | None = None) -> dict[str, Any]:
+def hint_info(value: ActionValue) -> dict[str, Any]:
+    """How one analysed action is shown: an icon and words, never colour alone."""
+    if value.exact and value.value is not None:
+        plies = f" in {value.distance} plies" if value.distance else ""
+        words = {"win": f"wins{plies}", "draw": "draws", "loss": f"loses{plies}"}[value.value]
+        return {
+            "kind": value.value,
+            "icon": {"win": "✓", "draw": "=", "loss": "✗"}[value.value],
+            "words": words,
+        }
+    score = value.score or 0.0
+    return {"kind": "estimate", "icon": "~", "words": f"estimate {score:+.2f}"}
+
+
+def _attach_hints(context: dict[str, Any], values: list[ActionValue]) -> None:
+    by_text = {v.text: v for v in values}
+    best = ai.best_value(values)
+    for row in context.get("rows", []):
+        for cell in row:
+            value = by_text.get(cell.get("move") or cell["name"])
+            if value is not None and (cell.get("playable") or cell.get("move")):
+                cell["hint"] = hint_info(value)
+                cell["is_best"] = value is best
+    for piece in context.get("tray", []):
+        value = by_text.get(str(piece["number"]))
+        if value is not None and not piece.get("used"):
+            piece["hint"] = hint_info(value)
+            piece["is_best"] = value is best
+    if best is not None:
+        context["hint_text"] = f"Hint: {best.text} {hint_info(best)['words']}."
+
+
+def game_context(
+    game: Game, actor: Actor, error: str | None = None, hints: list[ActionValue] | None = None
+) -> dict[str, Any]:
     state = game.state
     seats = game.seat_list()
     mine = seats_held(game, actor)
@@ -252,11 +288,16 @@ def game_context(game: Game, actor: Actor, error: str | None = None) -> dict[str
         "pieces_template": f"games/{game.kind}/_pieces.html",
     }
     context.update(BOARD_CONTEXT[game.kind](game, state, my_turn))
+    context["can_hint"] = my_turn and game.allow_hints and ai.has_player(game.kind)
+    if hints:
+        _attach_hints(context, hints)
     return context
 
 
-def render_partials(game: Game, actor: Actor, error: str | None = None) -> str:
+def render_partials(
+    game: Game, actor: Actor, error: str | None = None, hints: list[ActionValue] | None = None
+) -> str:
     """Board, pieces and status as out-of-band swaps, for HTMX responses and pushes."""
-    context = game_context(game, actor, error)
+    context = game_context(game, actor, error, hints)
     context["oob"] = True
     return "".join(render_to_string(f"games/_{name}.html", context) for name in PARTIALS)

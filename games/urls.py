@@ -11,5 +11,6 @@ urlpatterns = [
     path("games/<int:pk>/partials", views.partials, name="partials"),
     path("games/<int:pk>/move", views.move, name="move"),
     path("games/<int:pk>/again", views.again, name="again"),
+    path("games/<int:pk>/hint", views.hint, name="hint"),
     path("join/<str:code>", views.join, name="join"),
 ]

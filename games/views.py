@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from asgiref.sync import sync_to_async
+from django.conf import settings
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
@@ -10,7 +12,7 @@ from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 from django_htmx.middleware import HtmxDetails
 
-from . import ai, presenters, services
+from . import ai, ai_runner, presenters, services
 from .engine import GAMES
 from .forms import NewGameForm
 from .models import Game
@@ -115,6 +117,46 @@ def move(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     if error:
         messages.error(request, error)
     return redirect("games:detail", pk=pk)
+
+
+def _hint_refusal(game: Game, actor: services.Actor) -> str | None:
+    if not game.allow_hints:
+        return "Hints are turned off for this game."
+    if not ai.has_player(game.kind):
+        return "There is no analysis for this game."
+    state = game.state
+    if game.is_finished or state.is_over():
+        return "The game is over: see the review instead."
+    if state.to_move not in services.seats_held(game, actor):
+        return "Hints are for the player whose turn it is."
+    return None
+
+
+async def hint(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    """The value of every legal action for the player to move, shown on the board.
+
+    Async, and the search runs in the AI executor: a long analysis never holds the
+    thread that serves everyone's synchronous views.
+    """
+    if request.method != "GET":
+        return HttpResponse(status=405)
+    game = await sync_to_async(_load_game)(pk)
+    actor = actor_for(request)
+    refusal = await sync_to_async(_hint_refusal)(game, actor)
+    values = None
+    if refusal is None:
+        values = await ai_runner.analyse(game.kind, game.options, game.move_texts, settings.HINT_BUDGET)
+    if request.htmx:
+        html = await sync_to_async(presenters.render_partials)(game, actor, refusal, values)
+        return HttpResponse(html)
+    context = await sync_to_async(presenters.game_context)(game, actor, refusal, values)
+    return await sync_to_async(render)(request, "games/game.html", context)
+
+
+def _load_game(pk: int) -> Game:
+    game = get_object_or_404(Game, pk=pk)
+    game.move_texts  # noqa: B018 (loaded here, in a thread, not later on the event loop)
+    return game
 
 
 @require_POST

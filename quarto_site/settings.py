@@ -146,6 +146,7 @@ if AI_RUNNER not in ("inline", "worker"):
     raise ImproperlyConfigured("AI_RUNNER must be 'inline' or 'worker'")
 AI_PROCESSES = int(os.environ.get("AI_PROCESSES", "1"))
 AI_WARM_UP = env_bool("AI_WARM_UP", True)
+HINT_BUDGET = env_float("HINT_BUDGET", 1.0)  # seconds of analysis for a hint
 
 SESSION_COOKIE_AGE = 60 * 60 * 24 * 365
 SESSION_COOKIE_HTTPONLY = True

@@ -61,6 +61,26 @@ def compute_move(
     return str(choose_move(kind, state, level, budget, random.Random(seed)))
 
 
+def analyse_moves(
+    kind: str, options: Mapping[str, Any], moves: Sequence[str], budget: float
+) -> list[ActionValue]:
+    """Every legal action after ``moves`` with its value; plain arguments, for another process."""
+    return analyse(kind, get_rules(kind).replay(options, moves), budget)
+
+
+def best_value(values: Sequence[ActionValue]) -> ActionValue | None:
+    """The action the analysis ranks first: a win (soonest), a draw, a loss (latest), then by score."""
+
+    def rank(v: ActionValue) -> tuple[int, float]:
+        if v.exact and v.value is not None:
+            order = {"win": 2, "draw": 1, "loss": 0}[v.value]
+            distance = v.distance or 0
+            return order, -distance if v.value == "win" else distance
+        return 1, v.score or 0.0
+
+    return max(values, key=rank, default=None)
+
+
 def warm_up() -> float:
     """Load (or compile) every player's compiled code; returns seconds taken."""
     total = 0.0
