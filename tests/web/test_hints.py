@@ -20,7 +20,7 @@ def new_game(client: Client, **extra: str) -> Game:
 
 def test_hint_values_every_cell_with_icon_and_words(client: Client) -> None:
     game = new_game(client, allow_hints="on")
-    assert 'hx-get="/games/%d/hint"' % game.pk in client.get(game.get_absolute_url()).content.decode()
+    assert f'hx-get="/games/{game.pk}/hint"' in client.get(game.get_absolute_url()).content.decode()
     html = client.get(f"/games/{game.pk}/hint", headers=HTMX).content.decode()
     # An empty tic-tac-toe board: every first move draws with perfect play.
     assert html.count('class="hint hint--draw') == 9
