@@ -78,8 +78,10 @@ class Game(models.Model):
         """The current position, rebuilt from the stored moves."""
         return get_rules(self.kind).replay(self.options, self.move_texts)
 
+    @cached_property
     def seat_list(self) -> list[Seat]:
-        return sorted(self.seats.all(), key=lambda s: s.index)
+        """The seats in order, loaded once per game object."""
+        return list(self.seats.order_by("index"))
 
 
 class Seat(models.Model):

@@ -7,9 +7,11 @@ they depend only on the game and on which seats the viewer holds.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import cache
 from typing import Any
 
 from django.template.loader import render_to_string
+from django.utils.safestring import SafeString, mark_safe
 
 from . import ai
 from .ai.base import ActionValue
@@ -22,16 +24,21 @@ PARTIALS = ("board", "pieces", "status")
 CYLINDER_SIDES = 16  # faces drawn around a round piece; piece.css spaces them 360/16 degrees apart
 
 
-def piece_info(piece: int) -> dict[str, Any]:
+@cache
+def piece_html(piece: int) -> SafeString:
+    """A piece's CSS 3D markup. It depends on the piece alone, so each of the 16 is rendered once."""
     traits = quarto.piece_traits(piece)
-    return {
-        "number": piece,
-        "name": " ".join(traits),
+    markup = {
         "classes": " ".join(f"piece--{t}" for t in traits),
         "round": piece & quarto.SHAPE_BIT != 0,
         "hollow": piece & quarto.FILL_BIT != 0,
         "sides": range(CYLINDER_SIDES) if piece & quarto.SHAPE_BIT else (),
     }
+    return mark_safe(render_to_string("games/_piece.html", {"p": markup}).strip())
+
+
+def piece_info(piece: int) -> dict[str, Any]:
+    return {"number": piece, "name": quarto.piece_name(piece), "html": piece_html(piece)}
 
 
 def _seat_word(game: Game, seat_index: int, mine: list[int], seats: list[Seat]) -> str:
@@ -259,7 +266,7 @@ def game_context(
     game: Game, actor: Actor, error: str | None = None, hints: list[ActionValue] | None = None
 ) -> dict[str, Any]:
     state = game.state
-    seats = game.seat_list()
+    seats = game.seat_list
     mine = seats_held(game, actor)
     playing = game.status == Game.Status.PLAYING and not state.is_over()
     my_turn = playing and state.to_move in mine

@@ -144,9 +144,9 @@ def join_game(
     with transaction.atomic():
         game = _locked_game(game_id)
         actor = Actor(session_key=session_key)
-        if session_key and any(actor.holds(s) for s in game.seats.all()):
+        if session_key and any(actor.holds(s) for s in game.seat_list):
             raise ServiceError("already_seated", "You already have a seat in this game.", 409)
-        open_seats = [s for s in game.seat_list() if s.is_open]
+        open_seats = [s for s in game.seat_list if s.is_open]
         if game.is_finished or not open_seats:
             raise ServiceError("no_open_seat", "This game has no open seat.", 409)
         seat = open_seats[0]
@@ -182,7 +182,7 @@ def play_move(game_id: int, actor: Actor, text: str, expected_ply: int | None) -
                 409,
             )
         state = game.state
-        seats = game.seat_list()
+        seats = game.seat_list
         held = [s.index for s in seats if actor.holds(s)]
         if not held:
             raise ServiceError("not_your_seat", "You do not hold a seat in this game.", 403)
@@ -231,7 +231,7 @@ def _schedule_ai_if_due(game: Game, state: Any, just_moved: int | None) -> None:
     game.ai_due_at = None
     if state.is_over() or not game.ai_level:
         return
-    seat = next((s for s in game.seats.all() if s.index == state.to_move), None)
+    seat = next((s for s in game.seat_list if s.index == state.to_move), None)
     if seat is None or not seat.is_ai:
         return
     delay = settings.AI_DELAY / 2 if just_moved == state.to_move else settings.AI_DELAY
@@ -246,4 +246,4 @@ def _after_commit(game_id: int, ply: int) -> None:
 
 
 def seats_held(game: Game, actor: Actor) -> list[int]:
-    return [s.index for s in game.seat_list() if actor.holds(s)]
+    return [s.index for s in game.seat_list if actor.holds(s)]

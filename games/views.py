@@ -42,6 +42,13 @@ def _redirect(request: HtmxHttpRequest, url: str) -> HttpResponse:
 
 
 @require_GET
+def health(request: HttpRequest) -> HttpResponse:
+    """For load balancers and monitors: the process answers and the database does too."""
+    Game.objects.exists()
+    return HttpResponse("ok", content_type="text/plain")
+
+
+@require_GET
 def home(request: HttpRequest) -> HttpResponse:
     games = [
         {
@@ -99,20 +106,21 @@ def move(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     ply_text = request.POST.get("ply", "")
     text = request.POST.get("move", "")
     error = None
+    game = None
     try:
         ply = int(ply_text)
     except ValueError:
         error = "The form did not say which position it was made for; reload the page."
     else:
         try:
-            services.play_move(pk, actor_for(request), text, ply)
+            game = services.play_move(pk, actor_for(request), text, ply)
         except services.ServiceError as exc:
             if exc.code == "not_found":
                 return HttpResponse(exc.message, status=404)
             error = exc.message
     if request.htmx:
         # 200 so htmx swaps the error into the status line (it ignores 4xx bodies).
-        game = get_object_or_404(Game, pk=pk)
+        game = game or get_object_or_404(Game, pk=pk)
         return HttpResponse(presenters.render_partials(game, actor_for(request), error))
     if error:
         messages.error(request, error)
@@ -183,6 +191,4 @@ def join(request: HttpRequest, code: str) -> HttpResponse:
         except services.ServiceError as exc:
             messages.error(request, exc.message)
         return redirect(game)
-    return render(
-        request, "games/join.html", {"game": game, "open": any(s.is_open for s in game.seat_list())}
-    )
+    return render(request, "games/join.html", {"game": game, "open": any(s.is_open for s in game.seat_list)})

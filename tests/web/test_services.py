@@ -31,7 +31,7 @@ def test_create_game_seats_and_coin_toss() -> None:
         created = services.create_game(
             "quarto", {}, opponent="ai", level="beginner", session_key="k", rng=random.Random(seed)
         )
-        seats = created.game.seat_list()
+        seats = created.game.seat_list
         assert [s.kind for s in seats].count("ai") == 1
         assert created.seat is not None and seats[created.seat].session_key == "k"
         seen.add(created.seat)
