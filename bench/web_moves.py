@@ -207,9 +207,8 @@ def main() -> None:
     port = int(url.rsplit(":", 1)[1])
     try:
         record = quarto_record()
-        print(
-            f"server: one Daphne process, {backend}, {layer}; computer: {args.kind} {level}, {args.budget} s/action"
-        )
+        print(f"server: one Daphne process, {backend}, {layer}")
+        print(f"computer players: {args.kind} {level}, {args.budget} s per action")
         play_friends_game(Browser(port), Browser(port), record[:4])  # warm the server
         print(
             "idle server, person-vs-person moves:",
