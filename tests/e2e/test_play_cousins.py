@@ -1,0 +1,45 @@
+"""The cousins in headless Chromium: whole games against the computer, by clicks only."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+
+def start(page: Any, server: str, kind: str, level: str, **fields: str) -> None:
+    page.goto(server + "/")
+    card = page.locator(f".game-card--{kind}")
+    card.locator("select[name=level]").select_option(level)
+    card.locator("select[name=seat]").select_option("first")
+    for name, value in fields.items():
+        card.locator(f"input[name={name}]").fill(value)
+    card.locator("button[type=submit]").click()
+    page.wait_for_selector(".status__line.is-my-turn")
+
+
+def play_out(page: Any) -> str:
+    """Click the first playable cell whenever it is our turn, until the game ends."""
+    page.evaluate("window.stillTheSamePage = true")
+    for _ in range(100):
+        page.wait_for_function(
+            "document.querySelector('.status__line.is-my-turn, .status__line.is-over') !== null", timeout=20000
+        )
+        if page.locator(".status__line.is-over").count():
+            assert page.evaluate("window.stillTheSamePage") is True, "the page reloaded"
+            return str(page.locator(".status__text").inner_text())
+        ply = page.locator(".status__line").get_attribute("data-ply")
+        page.locator(".grid__cell.is-playable").first.click()
+        page.wait_for_function(f"document.querySelector('.status__line').dataset.ply !== '{ply}'", timeout=20000)
+    raise AssertionError("the game did not end")
+
+
+def test_tictactoe_against_the_perfect_computer_never_wins(server: str, page: Any) -> None:
+    start(page, server, "tictactoe", "perfect")
+    result = play_out(page)
+    assert "You win" not in result
+    assert "wins" in result or "Draw" in result
+    if "wins" in result:
+        assert page.locator(".grid__cell.is-winning").count() == 3
