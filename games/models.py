@@ -70,8 +70,18 @@ class Game(models.Model):
         return self.status >= self.FINISHED
 
     @cached_property
+    def move_rows(self) -> list[tuple[int, str]]:
+        """(seat, text) of every action in order: one query per game object."""
+        return list(self.moves.order_by("ply").values_list("seat", "text"))
+
+    @property
     def move_texts(self) -> list[str]:
-        return list(self.moves.order_by("ply").values_list("text", flat=True))
+        return [text for _, text in self.move_rows]
+
+    @property
+    def last_seat(self) -> int | None:
+        """The seat that made the newest action."""
+        return self.move_rows[-1][0] if self.move_rows else None
 
     @cached_property
     def state(self) -> Any:

@@ -203,6 +203,25 @@ BOARD_CONTEXT: dict[str, Callable[[Game, Any, bool], dict[str, Any]]] = {
 }
 
 
+def last_action_text(game: Game, state: Any, mine: list[int], seats: list[Seat]) -> str:
+    """The newest action in words, for the status line (read out by screen readers)."""
+    if not game.move_texts:
+        return ""
+    text = game.move_texts[-1]
+    seat = game.last_seat if game.last_seat is not None else state.to_move
+    who = _seat_word(game, seat, mine, seats)
+    who = who[0].upper() + who[1:]
+    if game.kind == "quarto":
+        move = quarto.parse_move(text)
+        if isinstance(move, quarto.Place):
+            piece = state.board[move.cell]
+            return f"{who} placed the {quarto.piece_name(piece)} piece on {text}."
+        return f"{who} gave the {quarto.piece_name(move.piece)} piece ({text})."
+    cell = _last_cell(game, state)
+    where = cell_name(cell, state.width) if cell is not None else text
+    return f"{who} ({SYMBOLS[seat]}) played {where}."
+
+
 def status_text(game: Game, state: Any, mine: list[int], seats: list[Seat]) -> str:
     outcome = state.outcome
     if outcome is not None:
@@ -280,6 +299,7 @@ def game_context(
         "my_turn": my_turn,
         "ai_thinking": ai_thinking,
         "status_text": status_text(game, state, mine, seats),
+        "last_action": last_action_text(game, state, mine, seats),
         "error": error,
         "won_toss": mine == [0] and game.ply <= 1,
         "players": [

@@ -199,7 +199,7 @@ def play_move(game_id: int, actor: Actor, text: str, expected_ply: int | None) -
         _record_outcome(game, new_state)
         _schedule_ai_if_due(game, new_state, just_moved=state.to_move)
         game.save()
-        game.__dict__.pop("move_texts", None)
+        game.__dict__["move_rows"] = [*game.move_rows, (state.to_move, str(move))]
         game.__dict__["state"] = new_state
         ply = game.ply
         transaction.on_commit(lambda: _after_commit(game_id, ply))

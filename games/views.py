@@ -163,7 +163,7 @@ async def hint(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 
 def _load_game(pk: int) -> Game:
     game = get_object_or_404(Game, pk=pk)
-    game.move_texts  # noqa: B018 (loaded here, in a thread, not later on the event loop)
+    game.move_rows  # noqa: B018 (loaded here, in a thread, not later on the event loop)
     return game
 
 

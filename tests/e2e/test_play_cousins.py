@@ -6,6 +6,8 @@ from typing import Any
 
 import pytest
 
+from .pages import click_and_wait, result, wait_for_turn
+
 pytestmark = pytest.mark.browser
 
 
@@ -24,15 +26,10 @@ def play_out(page: Any) -> str:
     """Click the first playable cell whenever it is our turn, until the game ends."""
     page.evaluate("window.stillTheSamePage = true")
     for _ in range(100):
-        page.wait_for_function(
-            "document.querySelector('.status__line.is-my-turn, .status__line.is-over') !== null", timeout=20000
-        )
-        if page.locator(".status__line.is-over").count():
+        if not wait_for_turn(page):
             assert page.evaluate("window.stillTheSamePage") is True, "the page reloaded"
-            return str(page.locator(".status__text").inner_text())
-        ply = page.locator(".status__line").get_attribute("data-ply")
-        page.locator(".grid__cell.is-playable").first.click()
-        page.wait_for_function(f"document.querySelector('.status__line').dataset.ply !== '{ply}'", timeout=20000)
+            return result(page)
+        click_and_wait(page, page.locator(".grid__cell.is-playable").first)
     raise AssertionError("the game did not end")
 
 

@@ -1,0 +1,27 @@
+"""What a person does on a game page, for the browser tests."""
+
+from __future__ import annotations
+
+from typing import Any
+
+TURN_OR_END = "document.querySelector('.status__line.is-my-turn, .status__line.is-over') !== null"
+TIMEOUT = 20000
+
+
+def wait_for_turn(page: Any) -> bool:
+    """Wait until it is our turn or the game is over; True while the game goes on."""
+    page.wait_for_function(TURN_OR_END, timeout=TIMEOUT)
+    return bool(page.locator(".status__line.is-over").count() == 0)
+
+
+def click_and_wait(page: Any, target: Any) -> None:
+    """Click, then wait until the position on the page has moved on."""
+    ply = page.locator(".status__line").get_attribute("data-ply")
+    target.click()
+    page.wait_for_function(
+        f"document.querySelector('.status__line').dataset.ply !== '{ply}'", timeout=TIMEOUT
+    )
+
+
+def result(page: Any) -> str:
+    return str(page.locator(".status__text").inner_text())
