@@ -11,6 +11,7 @@ from typing import Any
 
 from django.template.loader import render_to_string
 
+from . import records, serializers
 from .engine import quarto
 from .engine.grid import rows_top_first
 from .models import Game, Seat
@@ -141,3 +142,40 @@ def render_partials(game: Game, actor: Actor, error: str | None = None) -> str:
     context = game_context(game, actor, error)
     context["oob"] = True
     return "".join(render_to_string(f"games/_{name}.html", context) for name in PARTIALS)
+
+
+# -- JSON and records: the API, the JSON WebSocket and the download links -------------
+
+
+def status_word(game: Game) -> str:
+    if game.status == Game.Status.WAITING:
+        return "waiting"
+    return "finished" if game.is_finished else "playing"
+
+
+def game_json(game: Game) -> dict[str, Any]:
+    """The position as the API and the JSON WebSocket send it."""
+    data = {
+        "id": game.pk,
+        **serializers.serialize(
+            game.kind, game.options, game.state, game.move_texts, status=status_word(game)
+        ),
+    }
+    data["seats"] = [
+        {"seat": s.index, "kind": s.kind, "label": s.label, "open": s.is_open} for s in game.seat_list()
+    ]
+    if game.ai_level:
+        data["level"] = game.ai_level
+    return data
+
+
+def game_record(game: Game) -> records.Record:
+    state = game.state
+    return records.Record(
+        kind=game.kind,
+        options=game.options,
+        moves=tuple(game.move_texts),
+        players=tuple(s.label for s in game.seat_list()),
+        date=game.created.date().isoformat(),
+        result=records.result_text(state.outcome, state.num_players),
+    )
