@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from django.http import HttpResponse, JsonResponse
 from django.template.loader import render_to_string
 
 from . import records, serializers
@@ -179,3 +180,19 @@ def game_record(game: Game) -> records.Record:
         date=game.created.date().isoformat(),
         result=records.result_text(state.outcome, state.num_players),
     )
+
+
+def record_download(game: Game, format: str) -> HttpResponse:
+    """The game's record as a file to save: ``format`` is "text" or "json"."""
+    record = game_record(game)
+    name = f"{game.kind}-{game.pk}"
+    if format == "json":
+        response: HttpResponse = JsonResponse(records.to_json(record), json_dumps_params={"indent": 1})
+        name += ".json"
+    elif format == "text":
+        response = HttpResponse(records.format_text(record), content_type="text/plain; charset=utf-8")
+        name += ".txt"
+    else:
+        raise ValueError(f"no record format {format!r}")
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
+    return response
