@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 from ninja import Schema
-from pydantic import ConfigDict, Field, StrictBool, StrictInt, StrictStr
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
 
 OptionValue = StrictBool | StrictInt | Annotated[StrictStr, Field(max_length=20)]
 
@@ -39,22 +39,29 @@ class ErrorOut(Schema):
     detail: str = Field(description="What went wrong, in a sentence.")
 
 
-class ResultOut(Schema):
+# Plain pydantic models (not ninja Schemas) so a game's own fields pass through.
+
+
+class ResultOut(BaseModel):
+    """Quarto adds ``shared``: the traits the winning line has in common."""
+
     model_config = ConfigDict(extra="allow")
 
     winner: int | None
     lines: list[list[str]]
 
 
-class SeatOut(Schema):
+class SeatOut(BaseModel):
     seat: int
     kind: Literal["human", "ai"]
     label: str
     open: bool
 
 
-class StateOut(Schema):
-    """A game's position; the game's own fields are added to these."""
+class StateOut(BaseModel):
+    """A game's position. The game's own fields come on top: Quarto ``in_hand``,
+    ``available``, ``phase``; Ultimate ``allowed_boards``, ``board_owners``,
+    ``last_move``; Connect ``droppable``. Games against the computer add ``level``."""
 
     model_config = ConfigDict(extra="allow")
 
