@@ -241,7 +241,7 @@ def analysis(request: HttpRequest, game_id: int, ply: int | None = None) -> dict
         raise services.ServiceError("bad_ply", f"ply must be from 0 to {len(moves)}.", 400)
     state = get_rules(game.kind).replay(game.options, moves[:ply])
     try:
-        values = ai.analyse(game.kind, state, settings.AI_BUDGET)
+        values = [] if state.is_over() else ai.analyse(game.kind, state, settings.AI_BUDGET)
     except (ValueError, AttributeError, NotImplementedError):  # no player, or one without analysis
         log.info("no analysis for %s", game.kind, exc_info=True)
         raise services.ServiceError(
@@ -250,7 +250,7 @@ def analysis(request: HttpRequest, game_id: int, ply: int | None = None) -> dict
     return {
         "ply": ply,
         "to_move": None if state.is_over() else state.to_move,
-        "exact": bool(values) and all(v.exact for v in values),
+        "exact": all(v.exact for v in values),
         "actions": [
             {"move": v.text, "value": v.value, "exact": v.exact, "distance": v.distance, "score": v.score}
             for v in values

@@ -179,7 +179,7 @@ def test_moving_out_of_turn_is_403(client: Client) -> None:
 
 
 def test_stale_ply_is_409_and_a_repeat_applies_once(client: Client) -> None:
-    game_id, one, two = two_players(client)
+    game_id, one, _two = two_players(client)
     assert move(client, game_id, "5", 0, one).status_code == 200
     assert error_of(move(client, game_id, "5", 0, one)) == (409, "stale")
     assert snapshot(game_id)[2] == ["5"]
