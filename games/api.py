@@ -59,14 +59,22 @@ def error(status: int, code: str, detail: str, **headers: str) -> JsonResponse:
 # -- authentication, limits, errors ----------------------------------------------------
 
 
+def known_token(request: HttpRequest, token: str | None) -> bool:
+    """True when the token holds a seat in some game (looked up once per request)."""
+    if not token or len(token) > MAX_TOKEN_LENGTH:
+        return False
+    memo: dict[str, bool] = request.__dict__.setdefault("_known_tokens", {})
+    if token not in memo:
+        memo[token] = Seat.objects.filter(token_hash=hash_token(token)).exists()
+    return memo[token]
+
+
 class SeatToken(HttpBearer):
     """A token that holds a seat in some game; whether it is *this* game's is the service's call."""
 
     def authenticate(self, request: HttpRequest, token: str) -> str | None:
         token = token.strip()
-        if not token or len(token) > MAX_TOKEN_LENGTH:
-            return None
-        return token if Seat.objects.filter(token_hash=hash_token(token)).exists() else None
+        return token if known_token(request, token) else None
 
 
 seat_token = SeatToken()
@@ -81,8 +89,11 @@ def bearer(request: HttpRequest) -> str | None:
 
 
 def client_id(request: HttpRequest) -> str:
+    """Whom the rate limit counts: a seat's token, else the address (made-up tokens count there)."""
     token = bearer(request)
-    return f"token:{token}" if token else f"ip:{request.META.get('REMOTE_ADDR', '')}"
+    if known_token(request, token):
+        return f"token:{token}"
+    return f"ip:{request.META.get('REMOTE_ADDR', '')}"
 
 
 def guarded(max_body_setting: str = "API_MAX_BODY") -> Callable[[Callable[..., Any]], Callable[..., Any]]:

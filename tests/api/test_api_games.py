@@ -260,6 +260,9 @@ def test_rate_limit_is_429_with_retry_after(client: Client, settings: Any) -> No
     # A token holder is counted apart from the address.
     counted = client.get(f"/api/v1/games/{data['id']}", headers=auth(data["token"]))
     assert counted.status_code == 200
+    # A made-up token does not open a fresh count.
+    made_up = client.get(f"/api/v1/games/{data['id']}", headers=auth("made-up"))
+    assert error_of(made_up) == (429, "rate_limited")
 
 
 def test_api_needs_no_csrf_token() -> None:
