@@ -10,10 +10,11 @@ from collections.abc import Callable
 from functools import cache
 from typing import Any
 
+from django.http import HttpResponse, JsonResponse
 from django.template.loader import render_to_string
 from django.utils.safestring import SafeString, mark_safe
 
-from . import ai
+from . import ai, records, serializers
 from .ai.base import ActionValue
 from .engine import connect, get_rules, quarto, ultimate
 from .engine.grid import cell_name, rows_top_first
@@ -328,3 +329,56 @@ def render_partials(
     context = game_context(game, actor, error, hints)
     context["oob"] = True
     return "".join(render_to_string(f"games/_{name}.html", context) for name in PARTIALS)
+
+
+# -- JSON and records: the API, the JSON WebSocket and the download links -------------
+
+
+def status_word(game: Game) -> str:
+    if game.status == Game.Status.WAITING:
+        return "waiting"
+    return "finished" if game.is_finished else "playing"
+
+
+def game_json(game: Game) -> dict[str, Any]:
+    """The position as the API and the JSON WebSocket send it."""
+    data = {
+        "id": game.pk,
+        **serializers.serialize(
+            game.kind, game.options, game.state, game.move_texts, status=status_word(game)
+        ),
+    }
+    data["seats"] = [
+        {"seat": s.index, "kind": s.kind, "label": s.label, "open": s.is_open} for s in game.seat_list
+    ]
+    if game.ai_level:
+        data["level"] = game.ai_level
+    return data
+
+
+def game_record(game: Game) -> records.Record:
+    state = game.state
+    return records.Record(
+        kind=game.kind,
+        options=game.options,
+        moves=tuple(game.move_texts),
+        players=tuple(s.label for s in game.seat_list),
+        date=game.created.date().isoformat(),
+        result=records.result_text(state.outcome, state.num_players),
+    )
+
+
+def record_download(game: Game, format: str) -> HttpResponse:
+    """The game's record as a file to save: ``format`` is "text" or "json"."""
+    record = game_record(game)
+    name = f"{game.kind}-{game.pk}"
+    if format == "json":
+        response: HttpResponse = JsonResponse(records.to_json(record), json_dumps_params={"indent": 1})
+        name += ".json"
+    elif format == "text":
+        response = HttpResponse(records.format_text(record), content_type="text/plain; charset=utf-8")
+        name += ".txt"
+    else:
+        raise ValueError(f"no record format {format!r}")
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
+    return response

@@ -9,7 +9,7 @@ from __future__ import annotations
 import logging
 import random
 import secrets
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
@@ -247,3 +247,54 @@ def _after_commit(game_id: int, ply: int) -> None:
 
 def seats_held(game: Game, actor: Actor) -> list[int]:
     return [s.index for s in game.seat_list if actor.holds(s)]
+
+
+def import_game(
+    kind: str,
+    options: Mapping[str, Any],
+    moves: Sequence[str],
+    *,
+    names: Sequence[str] = (),
+    with_token: bool = True,
+    session_key: str | None = None,
+) -> NewGame:
+    """A game rebuilt from a record: every action replayed through the rules, one transaction.
+
+    Every seat is a person held by the importer (one token and/or session for all of
+    them), so a finished game is there to replay and an unfinished one can be played on
+    from where the record stops. Nobody is asked to join and no computer plays.
+    """
+    try:
+        rules = get_rules(kind)
+        clean = rules.clean_options(options)
+    except OptionError as exc:
+        raise ServiceError(exc.code, exc.message) from exc
+    state = rules.new_state(clean)
+    token = secrets.token_urlsafe(24) if with_token else None
+    with transaction.atomic():
+        game = Game.objects.create(kind=kind, options=clean, status=Game.Status.PLAYING, allow_hints=True)
+        now = timezone.now()
+        for index in range(state.num_players):
+            Seat.objects.create(
+                game=game,
+                index=index,
+                kind=Seat.Kind.HUMAN,
+                session_key=session_key or "",
+                token_hash=hash_token(token) if token else "",
+                name=names[index][:40] if index < len(names) else "",
+                joined_at=now,
+            )
+        for ply, text in enumerate(moves, start=1):
+            try:
+                move = rules.parse_move(text)
+                new_state = state.play(move)
+            except MoveError as exc:
+                # Rolls the whole import back: nothing of a bad record is kept.
+                raise ServiceError("bad_record", f"move {ply} ({text}): {exc.message}") from exc
+            Move.objects.create(game=game, ply=ply, seat=state.to_move, text=str(move))
+            state = new_state
+        game.ply = len(moves)
+        _record_outcome(game, state)
+        game.save()
+        transaction.on_commit(lambda: live.broadcast(game.pk, game.ply))
+    return NewGame(game=game, seat=None, token=token, first_seat_won_toss=False)

@@ -11,6 +11,7 @@ urlpatterns = [
     path("games/<int:pk>/", views.detail, name="detail"),
     path("games/<int:pk>/partials", views.partials, name="partials"),
     path("games/<int:pk>/move", views.move, name="move"),
+    path("games/<int:pk>/record", views.record, name="record"),
     path("games/<int:pk>/again", views.again, name="again"),
     path("games/<int:pk>/hint", views.hint, name="hint"),
     path("join/<str:code>", views.join, name="join"),

@@ -5,7 +5,7 @@ from __future__ import annotations
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
@@ -99,6 +99,16 @@ def partials(request: HttpRequest, pk: int) -> HttpResponse:
     """The current board, pieces and status: how a client that missed a push resyncs."""
     game = get_object_or_404(Game, pk=pk)
     return HttpResponse(presenters.render_partials(game, actor_for(request)))
+
+
+@require_GET
+def record(request: HttpRequest, pk: int) -> HttpResponse:
+    """The game record to download: ``?format=text`` (the default) or ``json``."""
+    game = get_object_or_404(Game, pk=pk)
+    try:
+        return presenters.record_download(game, request.GET.get("format", "text"))
+    except ValueError:
+        raise Http404("No such record format.") from None
 
 
 @require_POST

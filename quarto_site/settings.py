@@ -62,6 +62,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "channels",
     "django_htmx",
+    "ninja",  # serves the API docs page from its own static files, not a CDN
     "games",
 ]
 
@@ -147,6 +148,12 @@ if AI_RUNNER not in ("inline", "worker"):
 AI_PROCESSES = int(os.environ.get("AI_PROCESSES", "1"))
 AI_WARM_UP = env_bool("AI_WARM_UP", True)
 HINT_BUDGET = env_float("HINT_BUDGET", 1.0)  # seconds of analysis for a hint
+
+# The JSON API: requests per client (token, else IP) per window, e.g. "120/minute";
+# body size limits in bytes for ordinary requests and for imported records.
+API_RATE_LIMIT = os.environ.get("API_RATE_LIMIT", "120/minute")
+API_MAX_BODY = 4 * 1024
+API_MAX_RECORD = 64 * 1024
 
 SESSION_COOKIE_AGE = 60 * 60 * 24 * 365
 SESSION_COOKIE_HTTPONLY = True

@@ -29,3 +29,13 @@ def no_ai_reply(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 
     monkeypatch.setattr(runner, "schedule", lambda game_id: None)
     yield
+
+
+@pytest.fixture(autouse=True)
+def _fresh_cache() -> Iterator[None]:
+    """Each test starts with empty rate-limit counters."""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
+    cache.clear()

@@ -1,0 +1,334 @@
+"""The JSON API (v1) for bots and scripts: create, join, watch and play games, ask the
+computer's analysis, download and import records. See docs/api.md.
+
+Authentication is a per-seat bearer token returned when a seat is taken; there are no
+cookies, hence no CSRF. Every change goes through :mod:`games.services`; errors come as
+``{"error": code, "detail": sentence}`` with the service's HTTP status.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from django.conf import settings
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.urls import reverse
+from ninja import NinjaAPI, Status
+from ninja.decorators import decorate_view
+from ninja.errors import AuthenticationError, HttpError, ValidationError
+from ninja.security import HttpBearer
+
+from . import ai, presenters, ratelimit, records, services
+from .api_schemas import (
+    AnalysisOut,
+    CreatedOut,
+    ErrorOut,
+    ImportedOut,
+    JoinedOut,
+    MoveIn,
+    NewGameIn,
+    StateOut,
+)
+from .engine import get_rules
+from .models import Game, Seat, hash_token
+
+log = logging.getLogger(__name__)
+
+MAX_TOKEN_LENGTH = 64
+
+api = NinjaAPI(
+    title="Quarto Site API",
+    version="1",
+    urls_namespace="api-v1",
+    description="Play Quarto, tic-tac-toe, connect-N and Ultimate Tic-Tac-Toe over JSON. "
+    "Errors are {error, detail}; a seat's token goes in 'Authorization: Bearer <token>'.",
+)
+
+
+def error(status: int, code: str, detail: str, **headers: str) -> JsonResponse:
+    response = JsonResponse({"error": code, "detail": detail}, status=status)
+    for name, value in headers.items():
+        response[name.replace("_", "-")] = value
+    return response
+
+
+# -- authentication, limits, errors ----------------------------------------------------
+
+
+def known_token(request: HttpRequest, token: str | None) -> bool:
+    """True when the token holds a seat in some game (looked up once per request)."""
+    if not token or len(token) > MAX_TOKEN_LENGTH:
+        return False
+    memo: dict[str, bool] = request.__dict__.setdefault("_known_tokens", {})
+    if token not in memo:
+        memo[token] = Seat.objects.filter(token_hash=hash_token(token)).exists()
+    return memo[token]
+
+
+class SeatToken(HttpBearer):
+    """A token that holds a seat in some game; whether it is *this* game's is the service's call."""
+
+    def authenticate(self, request: HttpRequest, token: str) -> str | None:
+        token = token.strip()
+        return token if known_token(request, token) else None
+
+
+seat_token = SeatToken()
+
+
+def bearer(request: HttpRequest) -> str | None:
+    value = request.headers.get("Authorization", "")
+    scheme, _, token = value.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        return None
+    return token.strip()
+
+
+def client_id(request: HttpRequest) -> str:
+    """Whom the rate limit counts: a seat's token, else the address (made-up tokens count there)."""
+    token = bearer(request)
+    if known_token(request, token):
+        return f"token:{token}"
+    return f"ip:{request.META.get('REMOTE_ADDR', '')}"
+
+
+def guarded(max_body_setting: str = "API_MAX_BODY") -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Rate limit per client, then refuse oversized bodies, before anything is parsed."""
+
+    def decorator(run: Callable[..., Any]) -> Callable[..., Any]:
+        @functools.wraps(run)
+        def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> Any:
+            wait = ratelimit.hit(client_id(request), ratelimit.parse_rate(settings.API_RATE_LIMIT))
+            if wait:
+                return error(
+                    429, "rate_limited", f"Too many requests: try again in {wait} s.", Retry_After=str(wait)
+                )
+            limit: int = getattr(settings, max_body_setting)
+            try:
+                declared = int(request.META.get("CONTENT_LENGTH") or 0)
+            except ValueError:
+                declared = 0
+            if declared > limit or (request.method in ("POST", "PUT", "PATCH") and len(request.body) > limit):
+                return error(413, "too_large", f"The request body is limited to {limit} bytes.")
+            return run(request, *args, **kwargs)
+
+        return wrapper
+
+    return decorate_view(decorator)
+
+
+@api.exception_handler(services.ServiceError)
+def _service_error(request: HttpRequest, exc: services.ServiceError) -> HttpResponse:
+    return error(exc.status, exc.code, exc.message)
+
+
+@api.exception_handler(AuthenticationError)
+def _unauthenticated(request: HttpRequest, exc: AuthenticationError) -> HttpResponse:
+    if bearer(request) is None:
+        detail = "Send your seat's token as 'Authorization: Bearer <token>'."
+        return error(401, "no_token", detail, WWW_Authenticate="Bearer")
+    return error(401, "unknown_token", "That token holds no seat.", WWW_Authenticate="Bearer")
+
+
+def _describe(item: dict[str, Any]) -> str:
+    where = ".".join(str(part) for part in item.get("loc", ()) if part != "body")
+    if item.get("type") == "extra_forbidden":
+        return f"unknown field {where}"
+    return f"{where or 'body'}: {item.get('msg', 'invalid')}"
+
+
+@api.exception_handler(ValidationError)
+def _invalid(request: HttpRequest, exc: ValidationError) -> HttpResponse:
+    return error(400, "invalid_request", "; ".join(_describe(item) for item in exc.errors[:5]) + ".")
+
+
+@api.exception_handler(HttpError)
+def _http_error(request: HttpRequest, exc: HttpError) -> HttpResponse:
+    code = {400: "invalid_request", 403: "forbidden", 404: "not_found"}.get(exc.status_code, "error")
+    detail = str(exc).rstrip(".")
+    if detail == "Cannot parse request body":
+        detail = "The request body is not valid JSON"
+    return error(exc.status_code, code, detail + ".")
+
+
+@api.exception_handler(Http404)
+def _not_found(request: HttpRequest, exc: Http404) -> HttpResponse:
+    return error(404, "not_found", "No such resource.")
+
+
+def not_found(request: HttpRequest, rest: str = "") -> JsonResponse:
+    """Everything under /api/v1/ that is no endpoint: a JSON 404 rather than a page."""
+    return error(404, "not_found", f"No endpoint at {request.path}.")
+
+
+# -- endpoints ------------------------------------------------------------------
+
+
+def load_game(game_id: int) -> Game:
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None:
+        raise services.ServiceError("not_found", f"There is no game {game_id}.", 404)
+    return game
+
+
+def state_of(game_id: int) -> dict[str, Any]:
+    return presenters.game_json(load_game(game_id))
+
+
+ERRORS: dict[int, Any] = dict.fromkeys((400, 401, 403, 404, 409, 413, 429), ErrorOut)
+
+
+@api.post("/games", response={201: CreatedOut, **ERRORS}, summary="Create a game and take a seat")
+@guarded()
+def create_game(request: HttpRequest, body: NewGameIn) -> Status[dict[str, Any]]:
+    created = services.create_game(
+        body.game,
+        body.options,
+        opponent=body.opponent,
+        level=body.level,
+        seat=body.seat,
+        with_token=True,
+        allow_hints=body.allow_hints,
+    )
+    game = created.game
+    invite = None
+    if body.opponent == "human":
+        invite = request.build_absolute_uri(reverse("games:join", args=[game.invite_code]))
+    return Status(
+        201,
+        {
+            "id": game.pk,
+            "seat": created.seat,
+            "token": created.token,
+            "invite_url": invite,
+            "state": state_of(game.pk),
+        },
+    )
+
+
+@api.get("/games/{int:game_id}", response={200: StateOut, **ERRORS}, summary="The current position")
+@guarded()
+def get_game(request: HttpRequest, game_id: int) -> dict[str, Any]:
+    return state_of(game_id)
+
+
+@api.post("/games/{int:game_id}/join", response={200: JoinedOut, **ERRORS}, summary="Take the open seat")
+@guarded()
+def join_game(request: HttpRequest, game_id: int) -> dict[str, Any]:
+    seat, token = services.join_game(game_id, with_token=True)
+    return {"id": game_id, "seat": seat, "token": token, "state": state_of(game_id)}
+
+
+@api.post(
+    "/games/{int:game_id}/moves",
+    response={200: StateOut, **ERRORS},
+    auth=seat_token,
+    summary="Play an action for your seat",
+)
+@guarded()
+def play_move(request: HttpRequest, game_id: int, body: MoveIn) -> dict[str, Any]:
+    services.play_move(game_id, services.Actor(token=bearer(request)), body.move, body.ply)
+    return state_of(game_id)
+
+
+@api.get(
+    "/games/{int:game_id}/analysis",
+    response={200: AnalysisOut, 403: ErrorOut, **ERRORS, 501: ErrorOut},
+    summary="Every legal action with its value as the computer sees it",
+)
+@guarded()
+def analysis(request: HttpRequest, game_id: int, ply: int | None = None) -> dict[str, Any]:
+    game = load_game(game_id)
+    if not game.is_finished and not game.allow_hints:
+        raise services.ServiceError("hints_off", "Hints are off in this game until it is over.", 403)
+    moves = game.move_texts
+    if ply is None:
+        ply = len(moves)
+    if not 0 <= ply <= len(moves):
+        raise services.ServiceError("bad_ply", f"ply must be from 0 to {len(moves)}.", 400)
+    state = get_rules(game.kind).replay(game.options, moves[:ply])
+    try:
+        values = [] if state.is_over() else ai.analyse(game.kind, state, settings.AI_BUDGET)
+    except (ValueError, AttributeError, NotImplementedError):  # no player, or one without analysis
+        log.info("no analysis for %s", game.kind, exc_info=True)
+        raise services.ServiceError(
+            "no_analysis", f"The computer cannot analyse {game.title} positions yet.", 501
+        ) from None
+    return {
+        "ply": ply,
+        "to_move": None if state.is_over() else state.to_move,
+        "exact": all(v.exact for v in values),
+        "actions": [
+            {"move": v.text, "value": v.value, "exact": v.exact, "distance": v.distance, "score": v.score}
+            for v in values
+        ],
+    }
+
+
+@api.get(
+    "/games/{int:game_id}/record",
+    response=ERRORS,
+    summary="The game record, as text or JSON",
+    openapi_extra={
+        "responses": {
+            200: {
+                "description": "The record",
+                "content": {"text/plain": {"schema": {"type": "string"}}, "application/json": {}},
+            }
+        }
+    },
+)
+@guarded()
+def record(request: HttpRequest, game_id: int, format: str = "text") -> HttpResponse:
+    try:
+        return presenters.record_download(load_game(game_id), format)
+    except ValueError:
+        raise services.ServiceError("bad_format", "format must be text or json.", 400) from None
+
+
+@api.post(
+    "/records",
+    response={201: ImportedOut, **ERRORS},
+    summary="Import a record (text or JSON) as a new game",
+    openapi_extra={
+        "requestBody": {
+            "required": True,
+            "content": {
+                "text/plain": {"schema": {"type": "string"}},
+                "application/json": {"schema": {"type": "object"}},
+            },
+        }
+    },
+)
+@guarded("API_MAX_RECORD")
+def import_record(request: HttpRequest) -> Status[dict[str, Any]]:
+    try:
+        text = request.body.decode("utf-8")
+    except UnicodeDecodeError:
+        raise services.ServiceError("bad_record", "The record is not UTF-8 text.") from None
+    if request.content_type == "application/json" and not text.lstrip().startswith("{"):
+        try:  # a record sent as a JSON string
+            text = json.loads(text) if text.strip() else ""
+        except ValueError:
+            text = ""
+        if not isinstance(text, str):
+            raise services.ServiceError("bad_record", "record: send a record object or text.")
+    try:
+        rec, _ = records.load(text)
+    except records.RecordError as exc:
+        raise services.ServiceError("bad_record", str(exc)) from None
+    created = services.import_game(rec.kind, rec.options, rec.moves, names=rec.players)
+    game = created.game
+    return Status(
+        201,
+        {
+            "id": game.pk,
+            "token": created.token,
+            "url": request.build_absolute_uri(game.get_absolute_url()),
+            "state": state_of(game.pk),
+        },
+    )

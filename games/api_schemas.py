@@ -1,0 +1,118 @@
+"""Request and response bodies of the JSON API. Requests are strict: exact types, no
+unknown fields. Responses list the fields every game has; a game's own fields (Quarto's
+``in_hand``, Ultimate's ``allowed_boards`` ...) come on top."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from ninja import Schema
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
+
+OptionValue = StrictBool | StrictInt | Annotated[StrictStr, Field(max_length=20)]
+
+
+class Strict(Schema):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class NewGameIn(Strict):
+    game: str = Field(max_length=20, description="quarto, tictactoe, connect or ultimate")
+    options: dict[Annotated[str, Field(max_length=20)], OptionValue] = Field(
+        default_factory=dict,
+        max_length=8,
+        description='The game\'s own options, e.g. {"advanced": true} or {"width": 7, "n": 4}.',
+    )
+    opponent: Literal["ai", "human"] = "ai"
+    level: str | None = Field(default=None, max_length=20, description="The computer's level.")
+    seat: Literal["first", "second", "random"] = "random"
+    allow_hints: bool = True
+
+
+class MoveIn(Strict):
+    move: str = Field(min_length=1, max_length=16, description="The action's text, e.g. a1 or 7.")
+    ply: int = Field(ge=0, description="The ply of the position the action was chosen in.")
+
+
+class ErrorOut(Schema):
+    error: str = Field(description="A stable code, e.g. occupied, stale, not_your_turn.")
+    detail: str = Field(description="What went wrong, in a sentence.")
+
+
+# Plain pydantic models (not ninja Schemas) so a game's own fields pass through.
+
+
+class ResultOut(BaseModel):
+    """Quarto adds ``shared``: the traits the winning line has in common."""
+
+    model_config = ConfigDict(extra="allow")
+
+    winner: int | None
+    lines: list[list[str]]
+
+
+class SeatOut(BaseModel):
+    seat: int
+    kind: Literal["human", "ai"]
+    label: str
+    open: bool
+
+
+class StateOut(BaseModel):
+    """A game's position. The game's own fields come on top: Quarto ``in_hand``,
+    ``available``, ``phase``; Ultimate ``allowed_boards``, ``board_owners``,
+    ``last_move``; Connect ``droppable``. Games against the computer add ``level``."""
+
+    model_config = ConfigDict(extra="allow")
+
+    id: int
+    game: str
+    options: dict[str, Any]
+    status: Literal["waiting", "playing", "finished"]
+    result: ResultOut | None
+    to_move: int | None
+    num_players: int
+    ply: int
+    moves: list[str]
+    legal_moves: list[str]
+    width: int
+    height: int
+    board: list[list[dict[str, Any]]] = Field(description="Rows top first; every square with its cell name.")
+    seats: list[SeatOut]
+
+
+class CreatedOut(Schema):
+    id: int
+    seat: int
+    token: str = Field(description="The seat's secret: send it as 'Authorization: Bearer <token>'.")
+    invite_url: str | None = Field(description="For a human opponent: the page that takes the free seat.")
+    state: StateOut
+
+
+class JoinedOut(Schema):
+    id: int
+    seat: int
+    token: str
+    state: StateOut
+
+
+class ImportedOut(Schema):
+    id: int
+    token: str = Field(description="Holds every seat of the imported game.")
+    url: str
+    state: StateOut
+
+
+class ActionOut(Schema):
+    move: str
+    value: Literal["win", "draw", "loss"] | None
+    exact: bool
+    distance: int | None
+    score: float | None
+
+
+class AnalysisOut(Schema):
+    ply: int
+    to_move: int | None
+    exact: bool = Field(description="True when every action's value is exact.")
+    actions: list[ActionOut]

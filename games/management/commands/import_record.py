@@ -1,0 +1,41 @@
+"""Import a game record (text or JSON, see games/records.py): ``manage.py import_record FILE``.
+
+The record is replayed action by action through the rules; a bad one is refused with
+the line and the reason, and nothing is stored.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from games import records, services
+
+
+class Command(BaseCommand):
+    help = "Import a game record (text or JSON) as a new game; '-' reads standard input."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("file", help="the record file, or - for standard input")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        name = options["file"]
+        try:
+            text = sys.stdin.read() if name == "-" else Path(name).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise CommandError(f"Cannot read {name}: {exc}") from None
+        try:
+            record, _ = records.load(text)
+            created = services.import_game(record.kind, record.options, record.moves, names=record.players)
+        except records.RecordError as exc:
+            raise CommandError(f"{name}: {exc}") from None
+        except services.ServiceError as exc:
+            raise CommandError(f"{name}: {exc.message}") from None
+        game = created.game
+        self.stdout.write(
+            f"Imported {game} ({game.ply} actions, {game.get_status_display()}): {game.get_absolute_url()}\n"
+            f"API token for its seats: {created.token}"
+        )

@@ -1,0 +1,190 @@
+"""Play in the terminal: ``manage.py play quarto --vs ai --level casual``.
+
+The game is stored like any other (it shows in the admin) and every action goes through
+:func:`games.services.play_move`; the computer's reply is played synchronously right
+after yours. Type ``help`` for the legal actions, ``quit`` (or end the input, or press
+Ctrl-C) to leave.
+"""
+
+from __future__ import annotations
+
+import argparse
+import secrets
+import sys
+from typing import Any, TextIO
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.test.utils import override_settings
+
+from games import ai, services, textboard
+from games.ai_runner import runner
+from games.engine import GAMES, quarto
+from games.models import Game
+
+QUIT = ("quit", "exit", "q")
+HELP = ("help", "?", "moves")
+
+
+class Command(BaseCommand):
+    help = "Play a game in the terminal, against the computer or hot-seat."
+    stealth_options = ("stdin",)
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("game", choices=sorted(GAMES))
+        parser.add_argument("--vs", choices=services.OPPONENTS, default="ai", help="opponent (default ai)")
+        parser.add_argument("--level", help="the computer's level")
+        parser.add_argument("--seat", choices=services.SEAT_CHOICES, default="random", help="who starts")
+        parser.add_argument("--delay", type=float, default=0.0, help="seconds the computer waits (default 0)")
+        quarto = parser.add_argument_group("quarto")
+        quarto.add_argument("--advanced", action="store_true", help="2x2 squares win too")
+        connect = parser.add_argument_group("connect")
+        connect.add_argument("--width", type=int)
+        connect.add_argument("--height", type=int)
+        connect.add_argument("--n", type=int, help="stones in a row to win")
+        connect.add_argument("--gravity", action=argparse.BooleanOptionalAction, default=None)
+        connect.add_argument("--players", type=int)
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        self.stdin: TextIO = options.get("stdin") or sys.stdin
+        # The computer answers in this process, right after each action.
+        with override_settings(AI_DELAY=options["delay"], AI_RUNNER="inline"):
+            self.run(options)
+
+    def run(self, options: dict[str, Any]) -> None:
+        kind = options["game"]
+        game_options: dict[str, Any] = {
+            name: options[name]
+            for name in ("width", "height", "n", "gravity", "players")
+            if options[name] is not None
+        }
+        if options["advanced"]:
+            game_options["advanced"] = True
+        level = options["level"]
+        if options["vs"] == "ai" and level and level not in ai.levels(kind):
+            raise CommandError(f"--level must be one of {', '.join(ai.levels(kind))}.")
+        try:
+            self.actors, game = self.start(kind, game_options, options["vs"], level, options["seat"])
+        except services.ServiceError as exc:
+            raise CommandError(exc.message) from None
+        self.vs_ai = options["vs"] == "ai"
+        try:
+            self.play(game.pk)
+        except KeyboardInterrupt:
+            self.stdout.write(f"\nInterrupted: game #{game.pk} is saved, unfinished.")
+
+    def start(
+        self, kind: str, options: dict[str, Any], vs: str, level: str | None, seat: str
+    ) -> tuple[dict[int, services.Actor], Game]:
+        """Create the game; in hot-seat play this terminal takes every seat."""
+        session = f"terminal-{secrets.token_hex(8)}"
+        created = services.create_game(
+            kind, options, opponent=vs, level=level, seat=seat, session_key=f"{session}-0"
+        )
+        assert created.seat is not None
+        actors = {created.seat: services.Actor(session_key=f"{session}-0")}
+        if vs == "human":
+            for n in range(1, created.game.state.num_players):
+                index, _ = services.join_game(created.game.pk, session_key=f"{session}-{n}")
+                actors[index] = services.Actor(session_key=f"{session}-{n}")
+        return actors, created.game
+
+    # -- the loop ---------------------------------------------------------------
+
+    def play(self, game_id: int) -> None:
+        seen = 0
+        drawn = -1
+        game = Game.objects.get(pk=game_id)
+        self.stdout.write(f"{game.title} #{game.pk}: {self.describe_seats(game)}. Type help or quit.")
+        while True:
+            game = Game.objects.get(pk=game_id)
+            seen = self.announce(game, seen)
+            state = game.state
+            if drawn != game.ply:
+                self.stdout.write("\n" + textboard.draw(game.kind, state) + "\n")
+                drawn = game.ply
+            if game.is_finished:
+                self.stdout.write(self.final_words(game, state))
+                return
+            actor = self.actors.get(state.to_move)
+            if actor is None:  # the computer's turn was not played: try it once more
+                runner.schedule(game.pk)
+                if Game.objects.get(pk=game_id).ply == game.ply:
+                    raise CommandError("The computer did not move.")
+                continue
+            text = self.ask(f"{self.name(state.to_move)} {self.task(game.kind, state)} > ")
+            if text is None:
+                self.stdout.write(f"\nEnd of input: game #{game.pk} is saved, unfinished.")
+                return
+            if text.lower() in QUIT:
+                self.stdout.write(f"Left game #{game.pk}; it is saved, unfinished.")
+                return
+            if text.lower() in HELP:
+                legal = " ".join(str(m) for m in state.legal_moves())
+                self.stdout.write(f"Legal: {legal}")
+                continue
+            try:
+                services.play_move(game.pk, actor, text, game.ply)
+            except services.ServiceError as exc:
+                self.stdout.write(f"{exc.message} Try again (help lists the legal actions).")
+
+    def ask(self, prompt: str) -> str | None:
+        """The next non-empty line, or None at the end of the input."""
+        while True:
+            self.stdout.write(prompt, ending="")
+            self.stdout.flush()
+            line = self.stdin.readline()
+            if not line:
+                return None
+            if line.strip():
+                return line.strip()
+
+    def announce(self, game: Game, seen: int) -> int:
+        """Tell what the computer played since the last look."""
+        moves = list(game.moves.order_by("ply").values_list("seat", "text"))
+        for seat, text in moves[seen:]:
+            if seat not in self.actors:
+                self.stdout.write(f"The computer {self.action_words(game.kind, text)}.")
+        return len(moves)
+
+    # -- words --------------------------------------------------------------------
+
+    def name(self, seat: int) -> str:
+        if self.vs_ai:
+            return "You" if seat in self.actors else "The computer"
+        return f"Player {seat + 1} ({textboard.symbol(seat)})"
+
+    def describe_seats(self, game: Game) -> str:
+        if self.vs_ai:
+            mine = next(iter(self.actors))
+            order = "you start" if mine == 0 else "the computer starts"
+            return f"you against the computer ({game.ai_level}), {order}"
+        return f"{len(self.actors)} players at this terminal"
+
+    def action_words(self, kind: str, text: str) -> str:
+        if kind == "quarto":
+            move = quarto.parse_move(text)
+            if isinstance(move, quarto.Give):
+                return f"gives you piece {move.piece} ({quarto.piece_name(move.piece)})"
+            return f"places it on {text}"
+        return f"plays {text}"
+
+    def task(self, kind: str, state: Any) -> str:
+        if kind == "quarto":
+            return (
+                "to place the piece in hand (a1-d4)"
+                if state.in_hand is not None
+                else "to give a piece (0-15)"
+            )
+        return "to move"
+
+    def final_words(self, game: Game, state: Any) -> str:
+        outcome = state.outcome
+        if outcome is None:
+            return f"Game #{game.pk} was stopped."
+        if outcome.winner is None:
+            return f"Draw. Game #{game.pk} is saved."
+        who = self.name(outcome.winner)
+        text = "You win!" if who == "You" else f"{who} wins."
+        if outcome.shared:
+            text += f" The line shares: {', '.join(outcome.shared)}."
+        return f"{text} Game #{game.pk} is saved."

@@ -1,0 +1,54 @@
+"""The OpenAPI schema and the docs page the site serves."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.test import Client
+
+pytestmark = pytest.mark.django_db
+
+PATHS = {
+    "/api/v1/games": {"post"},
+    "/api/v1/games/{game_id}": {"get"},
+    "/api/v1/games/{game_id}/join": {"post"},
+    "/api/v1/games/{game_id}/moves": {"post"},
+    "/api/v1/games/{game_id}/analysis": {"get"},
+    "/api/v1/games/{game_id}/record": {"get"},
+    "/api/v1/records": {"post"},
+}
+
+
+def test_openapi_schema_lists_every_endpoint(client: Client) -> None:
+    response = client.get("/api/v1/openapi.json")
+    assert response.status_code == 200
+    schema = json.loads(response.content)
+    assert schema["openapi"].startswith("3.") and schema["info"]["title"] == "Quarto Site API"
+    assert {path: set(ops) for path, ops in schema["paths"].items()} == PATHS
+    moves = schema["paths"]["/api/v1/games/{game_id}/moves"]["post"]
+    assert moves["security"] == [{"SeatToken": []}]
+    assert {"200", "400", "401", "403", "404", "409", "413", "429"} <= set(moves["responses"])
+    components = schema["components"]["schemas"]
+    assert components["MoveIn"]["additionalProperties"] is False
+    assert components["ErrorOut"]["required"] == ["error", "detail"]
+    assert schema["components"]["securitySchemes"]["SeatToken"] == {"type": "http", "scheme": "bearer"}
+
+
+def test_schema_references_resolve(client: Client) -> None:
+    schema = client.get("/api/v1/openapi.json").json()
+    text = json.dumps(schema)
+    for name in {part.split('"')[0] for part in text.split('"$ref": "#/components/schemas/')[1:]}:
+        assert name in schema["components"]["schemas"], name
+
+
+def test_schema_validates_with_openapi_spec_validator_when_installed(client: Client) -> None:
+    validator = pytest.importorskip("openapi_spec_validator")
+    validator.validate(client.get("/api/v1/openapi.json").json())
+
+
+def test_docs_page_uses_local_static_files(client: Client) -> None:
+    response = client.get("/api/v1/docs")
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert "swagger-ui-bundle.js" in html and "cdn" not in html.lower()

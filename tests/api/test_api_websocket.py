@@ -1,0 +1,71 @@
+"""The game's WebSocket in JSON: the API's state on connect and after every move."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+
+from games import services
+from games.services import Actor, play_move
+from quarto_site.asgi import application
+
+pytestmark = [pytest.mark.django_db(transaction=True)]
+
+HEADERS = [(b"origin", b"http://localhost")]
+
+
+def new_game() -> int:
+    return services.create_game(
+        "quarto", {}, opponent="ai", level="casual", seat="first", session_key="s-ws"
+    ).game.pk
+
+
+async def receive_state(comm: WebsocketCommunicator, ply: int, timeout: float = 5) -> dict[str, Any]:
+    deadline = asyncio.get_running_loop().time() + timeout
+    while True:
+        left = deadline - asyncio.get_running_loop().time()
+        message = json.loads(await comm.receive_from(timeout=max(left, 0.01)))
+        if message["ply"] >= ply:
+            return dict(message)
+
+
+async def test_json_clients_get_the_api_state_on_connect_and_after_moves() -> None:
+    game_id = await database_sync_to_async(new_game)()
+    comm = WebsocketCommunicator(application, f"/ws/games/{game_id}/?format=json", headers=HEADERS)
+    connected, _ = await comm.connect()
+    assert connected
+    first = json.loads(await comm.receive_from())
+    assert set(first) == {"type", "ply", "state"}
+    assert first["type"] == "state" and first["ply"] == 0
+    assert first["state"]["id"] == game_id and first["state"]["legal_moves"][0] == "0"
+    await database_sync_to_async(play_move)(game_id, Actor(session_key="s-ws"), "15", 0)
+    after = await receive_state(comm, 1)
+    assert after["state"]["moves"][:1] == ["15"] and after["state"]["ply"] == after["ply"]
+    # The computer's reply (place 15, give a piece) is pushed too.
+    last = await receive_state(comm, 3)
+    assert last["state"]["to_move"] == 0 and last["state"]["phase"] == "place"
+    # Anything the client sends asks for a resync.
+    await comm.send_to(text_data="sync")
+    again = json.loads(await comm.receive_from())
+    assert again["ply"] == 3
+    await comm.disconnect()
+
+
+async def test_html_clients_are_unchanged() -> None:
+    game_id = await database_sync_to_async(new_game)()
+    comm = WebsocketCommunicator(application, f"/ws/games/{game_id}/?format=html", headers=HEADERS)
+    connected, _ = await comm.connect()
+    assert connected
+    assert (await comm.receive_from()).lstrip().startswith("<")
+    await comm.disconnect()
+
+
+async def test_json_client_of_an_unknown_game_is_refused() -> None:
+    comm = WebsocketCommunicator(application, "/ws/games/4242/?format=json", headers=HEADERS)
+    connected, _ = await comm.connect()
+    assert not connected

@@ -1,0 +1,48 @@
+"""manage.py import_record: a record file becomes a game, or is refused with its line."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from games.models import Game
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+RECORD = """[Game "quarto"]
+[Options "{\\"advanced\\": false}"]
+[Players "Ann; Bob"]
+[Result "0-1"]
+
+1. 8  2. a1 ; the first piece
+3. 0
+4. a4
+5. 9 6. b1 7. 1 8. b4 9. 10 10. c1 11. 2 12. c4 13. 11 14. d1
+"""
+
+
+def test_import_a_text_record(tmp_path: Path) -> None:
+    path = tmp_path / "game.txt"
+    path.write_text(RECORD)
+    out = io.StringIO()
+    call_command("import_record", str(path), stdout=out)
+    game = Game.objects.get()
+    assert game.is_finished and game.winner == 1 and game.ply == 14
+    assert [s.name for s in game.seat_list] == ["Ann", "Bob"]
+    assert f"Imported {game}" in out.getvalue() and "API token" in out.getvalue()
+
+
+def test_a_bad_record_is_refused_with_its_line(tmp_path: Path) -> None:
+    path = tmp_path / "bad.txt"
+    path.write_text(RECORD.replace("3. 0\n4. a4", "3. 0\n4. a1"))
+    with pytest.raises(CommandError, match=r"bad.txt: line 8: a1: a1 is already taken"):
+        call_command("import_record", str(path), stdout=io.StringIO())
+    assert Game.objects.count() == 0
+
+
+def test_a_missing_file_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(CommandError, match="Cannot read"):
+        call_command("import_record", str(tmp_path / "none.txt"))
