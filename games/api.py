@@ -9,11 +9,13 @@ cookies, hence no CSRF. Every change goes through :mod:`games.services`; errors 
 from __future__ import annotations
 
 import functools
+import inspect
 import json
 import logging
 from collections.abc import Callable
 from typing import Any
 
+from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.urls import reverse
@@ -22,7 +24,7 @@ from ninja.decorators import decorate_view
 from ninja.errors import AuthenticationError, HttpError, ValidationError
 from ninja.security import HttpBearer
 
-from . import ai, presenters, ratelimit, records, services
+from . import ai_runner, presenters, ratelimit, records, services
 from .api_schemas import (
     AnalysisOut,
     CreatedOut,
@@ -96,25 +98,37 @@ def client_id(request: HttpRequest) -> str:
     return f"ip:{request.META.get('REMOTE_ADDR', '')}"
 
 
+def _refusal(request: HttpRequest, max_body_setting: str) -> HttpResponse | None:
+    """A 429 or 413 answer when the request must go no further, else None."""
+    wait = ratelimit.hit(client_id(request), ratelimit.parse_rate(settings.API_RATE_LIMIT))
+    if wait:
+        return error(429, "rate_limited", f"Too many requests: try again in {wait} s.", Retry_After=str(wait))
+    limit: int = getattr(settings, max_body_setting)
+    try:
+        declared = int(request.META.get("CONTENT_LENGTH") or 0)
+    except ValueError:
+        declared = 0
+    if declared > limit or (request.method in ("POST", "PUT", "PATCH") and len(request.body) > limit):
+        return error(413, "too_large", f"The request body is limited to {limit} bytes.")
+    return None
+
+
 def guarded(max_body_setting: str = "API_MAX_BODY") -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Rate limit per client, then refuse oversized bodies, before anything is parsed."""
 
     def decorator(run: Callable[..., Any]) -> Callable[..., Any]:
+        if inspect.iscoroutinefunction(run):
+
+            @functools.wraps(run)
+            async def async_wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> Any:
+                refusal = await sync_to_async(_refusal)(request, max_body_setting)
+                return refusal or await run(request, *args, **kwargs)
+
+            return async_wrapper
+
         @functools.wraps(run)
         def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> Any:
-            wait = ratelimit.hit(client_id(request), ratelimit.parse_rate(settings.API_RATE_LIMIT))
-            if wait:
-                return error(
-                    429, "rate_limited", f"Too many requests: try again in {wait} s.", Retry_After=str(wait)
-                )
-            limit: int = getattr(settings, max_body_setting)
-            try:
-                declared = int(request.META.get("CONTENT_LENGTH") or 0)
-            except ValueError:
-                declared = 0
-            if declared > limit or (request.method in ("POST", "PUT", "PATCH") and len(request.body) > limit):
-                return error(413, "too_large", f"The request body is limited to {limit} bytes.")
-            return run(request, *args, **kwargs)
+            return _refusal(request, max_body_setting) or run(request, *args, **kwargs)
 
         return wrapper
 
@@ -241,7 +255,32 @@ def play_move(request: HttpRequest, game_id: int, body: MoveIn) -> dict[str, Any
     summary="Every legal action with its value as the computer sees it",
 )
 @guarded()
-def analysis(request: HttpRequest, game_id: int, ply: int | None = None) -> dict[str, Any]:
+async def analysis(request: HttpRequest, game_id: int, ply: int | None = None) -> dict[str, Any]:
+    # Async, with the search in the AI executor: a long analysis never holds the one
+    # thread that serves every synchronous view of this process.
+    game, moves = await sync_to_async(_analysed_position)(game_id, ply)
+    state = get_rules(game.kind).replay(game.options, moves)
+    values = []
+    if not state.is_over():
+        try:
+            values = await ai_runner.analyse(game.kind, game.options, moves, settings.AI_BUDGET)
+        except (ValueError, AttributeError):  # no computer player, or one without analysis
+            log.info("no analysis for %s", game.kind, exc_info=True)
+            raise services.ServiceError(
+                "no_analysis", f"The computer cannot analyse {game.title} positions yet.", 501
+            ) from None
+    return {
+        "ply": len(moves),
+        "to_move": None if state.is_over() else state.to_move,
+        "exact": all(v.exact for v in values),
+        "actions": [
+            {"move": v.text, "value": v.value, "exact": v.exact, "distance": v.distance, "score": v.score}
+            for v in values
+        ],
+    }
+
+
+def _analysed_position(game_id: int, ply: int | None) -> tuple[Game, list[str]]:
     game = load_game(game_id)
     if not game.is_finished and not game.allow_hints:
         raise services.ServiceError("hints_off", "Hints are off in this game until it is over.", 403)
@@ -250,23 +289,7 @@ def analysis(request: HttpRequest, game_id: int, ply: int | None = None) -> dict
         ply = len(moves)
     if not 0 <= ply <= len(moves):
         raise services.ServiceError("bad_ply", f"ply must be from 0 to {len(moves)}.", 400)
-    state = get_rules(game.kind).replay(game.options, moves[:ply])
-    try:
-        values = [] if state.is_over() else ai.analyse(game.kind, state, settings.AI_BUDGET)
-    except (ValueError, AttributeError, NotImplementedError):  # no player, or one without analysis
-        log.info("no analysis for %s", game.kind, exc_info=True)
-        raise services.ServiceError(
-            "no_analysis", f"The computer cannot analyse {game.title} positions yet.", 501
-        ) from None
-    return {
-        "ply": ply,
-        "to_move": None if state.is_over() else state.to_move,
-        "exact": all(v.exact for v in values),
-        "actions": [
-            {"move": v.text, "value": v.value, "exact": v.exact, "distance": v.distance, "score": v.score}
-            for v in values
-        ],
-    }
+    return game, moves[:ply]
 
 
 @api.get(
