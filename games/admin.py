@@ -3,6 +3,7 @@ from __future__ import annotations
 from django.contrib import admin
 from django.http import HttpRequest
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 
@@ -33,9 +34,19 @@ class GameAdmin(admin.ModelAdmin[Game]):
     list_filter = ("kind", "status", "ai_level")
     search_fields = ("=id", "invite_code")
     date_hierarchy = "created"
-    readonly_fields = ("rendered_board", "move_list", "ply", "result", "ai_due_at", "created", "updated")
+    readonly_fields = (
+        "rendered_board",
+        "review_link",
+        "move_list",
+        "ply",
+        "result",
+        "ai_due_at",
+        "created",
+        "updated",
+    )
     fields = (
         "rendered_board",
+        "review_link",
         "move_list",
         "kind",
         "options",
@@ -63,6 +74,10 @@ class GameAdmin(admin.ModelAdmin[Game]):
     def rendered_board(self, game: Game) -> SafeString:
         context = presenters.game_context(game, Actor())
         return mark_safe(render_to_string("games/_admin_board.html", context))
+
+    @admin.display(description="review")
+    def review_link(self, game: Game) -> SafeString:
+        return format_html('<a href="{}">post-game review</a>', reverse("games:review", args=[game.pk]))
 
     @admin.display(description="moves")
     def move_list(self, game: Game) -> SafeString:

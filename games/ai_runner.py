@@ -231,3 +231,9 @@ async def analyse(kind: str, options: dict[str, Any], moves: list[str], budget: 
     """The analysis of a position, computed off the event loop like the computer's moves."""
     loop = asyncio.get_running_loop()
     return await loop.run_in_executor(runner.executor(), ai.analyse_moves, kind, options, moves, budget)
+
+
+async def review(kind: str, options: dict[str, Any], moves: list[str], budget: float) -> list[Any]:
+    """A finished game judged move by move, off the event loop."""
+    loop = asyncio.get_running_loop()
+    return await loop.run_in_executor(runner.executor(), ai.review, kind, options, moves, budget)

@@ -382,3 +382,55 @@ def record_download(game: Game, format: str) -> HttpResponse:
         raise ValueError(f"no record format {format!r}")
     response["Content-Disposition"] = f'attachment; filename="{name}"'
     return response
+
+
+# -- post-game review ---------------------------------------------------------------
+
+VERDICTS = {
+    "best": ("✓", "best"),
+    "inaccuracy": ("?!", "inaccuracy"),
+    "blunder": ("??", "blunder"),
+    None: ("·", "not proved"),
+}
+
+
+def action_words(kind: str, state: Any, text: str) -> str:
+    """An action in words, in the position it was played from."""
+    if kind == "quarto":
+        move = quarto.parse_move(text)
+        if isinstance(move, quarto.Place):
+            return f"placed the {quarto.piece_name(state.in_hand)} piece on {text}"
+        return f"gave the {quarto.piece_name(move.piece)} piece ({text})"
+    return f"played {text}"
+
+
+def review_rows(game: Game, entries: list[Any], actor: Actor) -> list[dict[str, Any]]:
+    rules = get_rules(game.kind)
+    state = rules.new_state(game.options)
+    mine = seats_held(game, actor)
+    rows = []
+    for entry in entries:
+        icon, word = VERDICTS.get(entry.verdict, VERDICTS[None])
+        who = _seat_word(game, entry.seat, mine, game.seat_list)
+        rows.append(
+            {
+                "entry": entry,
+                "who": who[0].upper() + who[1:],
+                "words": action_words(game.kind, state, entry.text),
+                "icon": icon,
+                "verdict": word,
+                "verdict_class": entry.verdict or "unknown",
+                "before": _value_words(entry.value_before, entry.distance_before),
+                "after": _value_words(entry.value_after, entry.distance_after),
+            }
+        )
+        state = state.play(rules.parse_move(entry.text))
+    return rows
+
+
+def _value_words(value: str | None, distance: int | None) -> str:
+    if value is None:
+        return "not proved"
+    if value == "draw" or distance is None:
+        return value
+    return f"{value} in {distance}"

@@ -14,5 +14,7 @@ urlpatterns = [
     path("games/<int:pk>/record", views.record, name="record"),
     path("games/<int:pk>/again", views.again, name="again"),
     path("games/<int:pk>/hint", views.hint, name="hint"),
+    path("games/<int:pk>/review", views.review, name="review"),
+    path("games/<int:pk>/review/table", views.review_table, name="review_table"),
     path("join/<str:code>", views.join, name="join"),
 ]

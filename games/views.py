@@ -5,6 +5,7 @@ from __future__ import annotations
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.contrib import messages
+from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -175,6 +176,43 @@ def _load_game(pk: int) -> Game:
     game = get_object_or_404(Game, pk=pk)
     game.move_rows  # noqa: B018 (loaded here, in a thread, not later on the event loop)
     return game
+
+
+@require_GET
+def review(request: HttpRequest, pk: int) -> HttpResponse:
+    """The post-game review page; its table is computed separately (it can take seconds)."""
+    game = get_object_or_404(Game, pk=pk)
+    return render(request, "games/review.html", {"game": game, "available": _review_refusal(game) is None})
+
+
+def _review_refusal(game: Game) -> str | None:
+    if not game.is_finished:
+        return "The review opens when the game is over."
+    if not ai.has_review(game.kind):
+        return f"There is no computer review for {game.title} yet."
+    return None
+
+
+async def review_table(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    """Every action judged best, inaccuracy or blunder, and the first that lost a drawn game."""
+    if request.method != "GET":
+        return HttpResponse(status=405)
+    game = await sync_to_async(_load_game)(pk)
+    refusal = await sync_to_async(_review_refusal)(game)
+    context: dict[str, object] = {"game": game, "error": refusal}
+    if refusal is None:
+        key = f"review:{game.pk}:{game.ply}"
+        entries = await cache.aget(key)
+        if entries is None:
+            entries = await ai_runner.review(game.kind, game.options, game.move_texts, settings.REVIEW_BUDGET)
+            await cache.aset(key, entries, timeout=None)
+        rows = await sync_to_async(presenters.review_rows)(game, entries, actor_for(request))
+        context["rows"] = rows
+        context["turning"] = next((r for r in rows if r["entry"].turning_point), None)
+    template = "games/_review_table.html" if request.htmx else "games/review.html"
+    return await sync_to_async(render)(
+        request, template, {**context, "available": refusal is None, "inline": True}
+    )
 
 
 @require_POST

@@ -148,6 +148,7 @@ if AI_RUNNER not in ("inline", "worker"):
 AI_PROCESSES = int(os.environ.get("AI_PROCESSES", "1"))
 AI_WARM_UP = env_bool("AI_WARM_UP", True)
 HINT_BUDGET = env_float("HINT_BUDGET", 1.0)  # seconds of analysis for a hint
+REVIEW_BUDGET = env_float("REVIEW_BUDGET", 0.5)  # seconds of analysis per position of a review
 
 # The JSON API: requests per client (token, else IP) per window, e.g. "120/minute";
 # body size limits in bytes for ordinary requests and for imported records.

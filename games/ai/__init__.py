@@ -68,6 +68,21 @@ def analyse_moves(
     return analyse(kind, get_rules(kind).replay(options, moves), budget)
 
 
+def review(
+    kind: str, options: Mapping[str, Any], moves: Sequence[str], budget_per_position: float
+) -> list[Any]:
+    """Every action of a game judged by the computer (for games whose player offers it)."""
+    module = player_module(kind)
+    if not hasattr(module, "review"):
+        raise ValueError(f"no review for {kind!r}")
+    entries: list[Any] = module.review(options, moves, budget_per_position)
+    return entries
+
+
+def has_review(kind: str) -> bool:
+    return has_player(kind) and hasattr(player_module(kind), "review")
+
+
 def best_value(values: Sequence[ActionValue]) -> ActionValue | None:
     """The action the analysis ranks first: a win (soonest), a draw, a loss (latest), then by score."""
 
