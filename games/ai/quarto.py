@@ -1,15 +1,70 @@
-"""Quarto players.
+"""Quarto players, position analysis and game review.
 
-``choose_move(state, level, budget, rng)`` returns one action for the side to move.
+Public API (what the web layer calls):
+
+- :data:`LEVELS`, weakest first: ``beginner`` (random cell, random piece), ``casual``
+  (takes an immediate win, never gives a piece that wins at once when another piece
+  exists), ``club`` (looks two placements ahead), ``expert`` (three placements ahead,
+  exact from 9 empty cells), ``perfect`` (exact whenever it can solve the position in
+  the budget, from 13 empty cells down; deepening search before).
+- :func:`choose_move` returns one action: a :class:`Place` in the place phase, a
+  :class:`Give` in the give phase.
+- :func:`analyse` values every legal action; :func:`review` judges every action of a
+  game record; :func:`warm_up` loads the compiled search so the first move is fast.
+
+The search (see :mod:`.quarto_search`) thinks in "place, then give" nodes; a Place
+action is worth its best following give. Values are exact (win/draw/loss and the
+number of plies to the end) when proved within the budget, else an estimate.
 """
 
 from __future__ import annotations
 
 import random
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
-from games.engine.quarto import CELLS, LINES_THROUGH, SQUARES_THROUGH, Action, Give, Place, State, is_quarto
+from games.engine.quarto import (
+    CELLS,
+    LINES_THROUGH,
+    RULES,
+    SQUARES_THROUGH,
+    Action,
+    Give,
+    Place,
+    State,
+    is_quarto,
+)
 
-LEVELS = ("beginner", "casual")
+from .base import DRAW, LOSS, WIN, ActionValue
+from .quarto_solver import FULL_DEPTH, RATE, Position, Solver, encode, place, solver
+
+LEVELS = ("beginner", "casual", "club", "expert", "perfect")
+
+_WIN_SCORE = 100  # quarto_search.WIN: a win leaving e empty cells scores WIN + e.
+_MIN_NODES = 200_000  # the first, shallow iteration always gets this many
+
+
+@dataclass(frozen=True)
+class _Level:
+    """How deep a level looks: ``depths`` are the placements searched beyond the current
+    action, in turn; ``exact_from`` is the number of empty cells from which the level
+    solves exactly (after its shallow iterations); ``forcing_first`` orders the actions
+    most forcing first (otherwise at random, so ties are broken at random)."""
+
+    depths: tuple[int, ...]
+    exact_from: int
+    forcing_first: bool
+
+
+_SEARCH_LEVELS = {
+    "club": _Level(depths=(1, 2), exact_from=0, forcing_first=False),
+    "expert": _Level(depths=(1, 2, 3), exact_from=9, forcing_first=True),
+    "perfect": _Level(depths=tuple(range(1, FULL_DEPTH)), exact_from=13, forcing_first=True),
+}
+
+
+# --- small helpers on engine states -------------------------------------------------
 
 
 def winning_cells(state: State, piece: int) -> list[int]:
@@ -33,8 +88,197 @@ def safe_pieces(state: State) -> list[int]:
     return [p for p in state.available if not winning_cells(state, p)]
 
 
-def _beginner(state: State, rng: random.Random) -> Action:
-    return rng.choice(state.legal_moves())
+def _check(state: State, level: str | None = None) -> None:
+    if level is not None and level not in LEVELS:
+        raise ValueError(f"unknown Quarto level {level!r}; levels: {', '.join(LEVELS)}")
+    if state.is_over():
+        raise ValueError("the game is over: there is no move to choose")
+
+
+def _bits(mask: int) -> list[int]:
+    return [i for i in range(16) if mask >> i & 1]
+
+
+# --- scores ---------------------------------------------------------------------------
+
+
+def _plies(state: State, empty_after: int) -> int:
+    """Actions from ``state`` until the placement that leaves ``empty_after`` cells empty."""
+    n = len(state.empty_cells)
+    placements = n - empty_after
+    return 2 * placements - 1 if state.in_hand is not None else 2 * placements
+
+
+def _describe(state: State, score: int) -> tuple[str, int]:
+    """(value, distance in plies) of an exact score for the player to move in ``state``."""
+    if score >= _WIN_SCORE:
+        return WIN, _plies(state, score - _WIN_SCORE)
+    if score <= -_WIN_SCORE:
+        return LOSS, _plies(state, -score - _WIN_SCORE)
+    return DRAW, _plies(state, 0)
+
+
+@dataclass
+class _Bounds:
+    """What is known of an action's score (for its mover): ``low <= score <= high``."""
+
+    low: int = -1000
+    high: int = 1000
+
+    @property
+    def exact(self) -> bool:
+        return self.low == self.high
+
+    @property
+    def outcome(self) -> str | None:
+        if self.low >= _WIN_SCORE:
+            return WIN
+        if self.high <= -_WIN_SCORE:
+            return LOSS
+        if self.low >= 0 and self.high <= 0:
+            return DRAW
+        return None
+
+    def add(self, value: int, alpha: int, beta: int, full: bool) -> None:
+        """Record a fail-soft search result ``value`` for window (alpha, beta)."""
+        if not full:
+            # A depth-limited search proves only wins and losses.
+            if value >= _WIN_SCORE and value > alpha:
+                self.low = max(self.low, value)
+            if value <= -_WIN_SCORE and value < beta:
+                self.high = min(self.high, value)
+            return
+        if value > alpha:
+            self.low = max(self.low, value)
+        if value < beta:
+            self.high = min(self.high, value)
+
+
+# --- the root of the search -------------------------------------------------------------
+
+
+class _Root:
+    """The actions of one position, with what the search has learnt about each."""
+
+    def __init__(self, sol: Solver, state: State) -> None:
+        self.sol = sol
+        self.state = state
+        self.position: Position = encode(state)
+        self.n = len(state.empty_cells)
+        self.hand = state.in_hand
+
+    def terminal_value(self, action: Action) -> int | None:
+        """The exact score of an action decided at once, else ``None``."""
+        traits, occ, avail = self.position
+        n = self.n
+        if isinstance(action, Place):
+            assert self.hand is not None
+            if self.sol.winning_cells(self.position, self.hand) >> action.cell & 1:
+                return _WIN_SCORE + n - 1
+            if n == 1:
+                return 0
+            after = place(self.position, action.cell, self.hand)
+            if avail & ~self.sol.dangerous(after) == 0:
+                return -(_WIN_SCORE + n - 2)
+            return None
+        if self.sol.dangerous(self.position) >> action.piece & 1:
+            return -(_WIN_SCORE + n - 1)
+        return None
+
+    def children(self, action: Action) -> list[tuple[Position, int]]:
+        """The "place, then give" positions to search below an action (opponent to place)."""
+        if isinstance(action, Place):
+            assert self.hand is not None
+            after = place(self.position, action.cell, self.hand)
+            traits, occ, avail = after
+            safe = avail & ~self.sol.dangerous(after)
+            return [((traits, occ, avail & ~(1 << q)), q) for q in _bits(safe)]
+        traits, occ, avail = self.position
+        return [((traits, occ, avail & ~(1 << action.piece)), action.piece)]
+
+    def search(
+        self, action: Action, alpha: int, beta: int, depth: int, deadline: float, min_nodes: int = 0
+    ) -> tuple[int, bool]:
+        """Fail-soft value of a non-terminal action; ``(value, aborted)``."""
+        best = -1000
+        for position, hand in self.children(action):
+            limit = max(min_nodes, int((deadline - time.perf_counter()) * RATE.value))
+            if limit <= 0:
+                return 0, True
+            result = self.sol.search(position, hand, -beta, -max(alpha, best), depth, limit)
+            if result.aborted:
+                return 0, True
+            best = max(best, -result.value)
+            if best >= beta:
+                break
+        return best, False
+
+
+def _forcing_order(root: _Root, actions: list[Action]) -> list[Action]:
+    """Actions ordered by the solver's move ordering (most forcing first)."""
+    if root.hand is None:
+        return actions
+    pairs = root.sol.ordered_pairs(root.position, root.hand)
+    if isinstance(pairs, tuple):
+        pairs = [pairs]
+    rank: dict[int, int] = {}
+    for i, (cell, _piece) in enumerate(pairs):
+        rank.setdefault(cell, i)
+    return sorted(actions, key=lambda a: rank.get(a.cell, 999) if isinstance(a, Place) else 0)
+
+
+def _choose_by_search(state: State, level: _Level, budget: float, rng: random.Random) -> Action:
+    start = time.perf_counter()
+    deadline = start + budget
+    with solver(state.advanced) as sol:
+        root = _Root(sol, state)
+        actions: list[Action] = list(state.legal_moves())
+        bounds = {a: _Bounds() for a in actions}
+        live: list[Action] = []
+        for action in actions:
+            value = root.terminal_value(action)
+            if value is None:
+                live.append(action)
+            else:
+                bounds[action] = _Bounds(value, value)
+        wins = [a for a in actions if bounds[a].low >= _WIN_SCORE]
+        if wins:
+            return max(wins, key=lambda a: bounds[a].low)
+        if not live:  # every action loses at once
+            return rng.choice(actions)
+        rng.shuffle(live)
+        if level.forcing_first:
+            live = _forcing_order(root, live)
+        depths = list(level.depths)
+        if root.n <= level.exact_from:
+            depths = [d for d in depths if d <= 2] + [FULL_DEPTH]
+        chosen = live[0]
+        for iteration, depth in enumerate(depths):
+            full = depth >= root.n
+            alpha, beta = -1, 1
+            best: Action | None = None
+            best_value = -1000
+            aborted = False
+            for action in live:
+                value, aborted = root.search(
+                    action, max(alpha, best_value), beta, depth, deadline, _MIN_NODES if iteration == 0 else 0
+                )
+                if aborted:
+                    break
+                bounds[action].add(value, max(alpha, best_value), beta, full)
+                if best is None or value > best_value:
+                    best, best_value = action, value
+                    if best_value >= beta:
+                        break
+            if aborted or best is None:
+                break
+            chosen = best
+            proven_lost = [a for a in live if bounds[a].high <= -_WIN_SCORE]
+            if best_value >= _WIN_SCORE or full or len(proven_lost) == len(live):
+                break
+            # Search the best first next time; drop actions already proven lost.
+            live = [best] + [a for a in live if a is not best and a not in proven_lost]
+        return chosen
 
 
 def _casual(state: State, rng: random.Random) -> Action:
@@ -50,9 +294,190 @@ def _casual(state: State, rng: random.Random) -> Action:
 
 
 def choose_move(state: State, level: str, budget: float = 1.0, rng: random.Random | None = None) -> Action:
+    """One action for the side to move, thinking for at most about ``budget`` seconds.
+
+    Raises ``ValueError`` for an unknown level or a finished game.
+    """
+    _check(state, level)
     rng = rng or random.Random()
     if level == "beginner":
-        return _beginner(state, rng)
+        return rng.choice(state.legal_moves())
     if level == "casual":
         return _casual(state, rng)
-    raise ValueError(f"unknown Quarto level {level!r}")
+    return _choose_by_search(state, _SEARCH_LEVELS[level], budget, rng)
+
+
+# --- analysis -----------------------------------------------------------------------------
+
+
+def analyse(state: State, budget: float = 1.0) -> list[ActionValue]:
+    """Every legal action of the side to move with its value, in legal-move order.
+
+    Exact values (win/draw/loss and the distance in plies to the end of the game, with
+    best play from both sides) where proved within ``budget`` seconds; otherwise
+    ``exact=False`` with ``value`` "win"/"loss" when a result is proved but its distance
+    is not, and ``score`` an estimate in [-1, 1] (0 when nothing is known).
+    """
+    _check(state)
+    deadline = time.perf_counter() + budget
+    actions: list[Action] = list(state.legal_moves())
+    with solver(state.advanced) as sol:
+        root = _Root(sol, state)
+        bounds = {a: _Bounds() for a in actions}
+        pending: list[Action] = []
+        for action in actions:
+            value = root.terminal_value(action)
+            if value is None:
+                pending.append(action)
+            else:
+                bounds[action] = _Bounds(value, value)
+        depths = [1, 2, 3] + ([FULL_DEPTH] if root.n <= 13 else list(range(4, FULL_DEPTH + 1)))
+        first = True
+        for depth in depths:
+            full = depth >= root.n
+            aborted = False
+            for action in pending:
+                if bounds[action].outcome is not None:
+                    continue
+                value, aborted = root.search(action, -1, 1, depth, deadline, _MIN_NODES if first else 0)
+                if aborted:
+                    break
+                bounds[action].add(value, -1, 1, full)
+            first = False
+            if aborted or full:
+                break
+        # Distances of the proved wins and losses, while time remains.
+        for action in pending:
+            b = bounds[action]
+            if b.exact or b.outcome not in (WIN, LOSS) or time.perf_counter() >= deadline:
+                continue
+            alpha, beta = (_WIN_SCORE - 1, _WIN_SCORE + 16) if b.outcome == WIN else (-_WIN_SCORE - 16, 1 - _WIN_SCORE)
+            value, aborted = root.search(action, alpha, beta, FULL_DEPTH, deadline)
+            if not aborted:
+                b.add(value, alpha, beta, True)
+    return [_action_value(state, a, bounds[a]) for a in actions]
+
+
+def _action_value(state: State, action: Action, b: _Bounds) -> ActionValue:
+    outcome = b.outcome
+    if b.exact and outcome is not None:
+        value, distance = _describe(state, b.low)
+        return ActionValue(action, value, True, distance, 1.0 if value == WIN else -1.0 if value == LOSS else 0.0)
+    if outcome == WIN:
+        return ActionValue(action, WIN, False, None, 1.0)
+    if outcome == LOSS:
+        return ActionValue(action, LOSS, False, None, -1.0)
+    if outcome == DRAW:
+        return ActionValue(action, DRAW, True, _plies(state, 0), 0.0)
+    return ActionValue(action, None, False, None, 0.0)
+
+
+# --- review ---------------------------------------------------------------------------------
+
+_CLASS_RANK = {LOSS: 0, DRAW: 1, WIN: 2}
+
+
+@dataclass(frozen=True)
+class ReviewEntry:
+    """The judgement of one action of a game.
+
+    ``value_before`` is the value of the position for the mover (the best action's
+    value), ``value_after`` the value of the action played, both "win"/"draw"/"loss" or
+    ``None`` when not proved; distances are in plies from the position before the
+    action. ``best`` is the text of a best action. ``turning_point`` marks the first
+    action that turned a drawn or won position into a lost one for its mover.
+    """
+
+    ply: int
+    seat: int
+    text: str
+    verdict: str | None
+    value_before: str | None
+    distance_before: int | None
+    value_after: str | None
+    distance_after: int | None
+    best: str | None
+    turning_point: bool = False
+
+
+def _rank(v: ActionValue) -> tuple[int, float]:
+    """Sort key: better actions are larger (wins sooner, losses later)."""
+    if v.value in _CLASS_RANK:
+        cls = _CLASS_RANK[v.value]
+        if v.distance is None:
+            return cls, 0.0
+        return cls, -v.distance if v.value == WIN else v.distance if v.value == LOSS else 0.0
+    return 1, v.score or 0.0  # unknown: between a loss and a win
+
+
+def _verdict(played: ActionValue, best: ActionValue) -> str | None:
+    if played.value is None or best.value is None:
+        return None
+    drop = _CLASS_RANK[best.value] - _CLASS_RANK[played.value]
+    if drop > 0:
+        return "blunder"
+    if played.value == WIN and played.distance is not None and best.distance is not None:
+        return "inaccuracy" if played.distance > best.distance else "best"
+    if played.value == LOSS and played.distance is not None and best.distance is not None:
+        return "inaccuracy" if played.distance < best.distance else "best"
+    return "best"
+
+
+def review(
+    options: Mapping[str, object], moves: Sequence[str], budget_per_position: float = 0.5
+) -> list[ReviewEntry]:
+    """Judge every action of a game record (action texts as in ``parse_move``).
+
+    Verdicts compare the action played with the best action of the same position,
+    using the values :func:`analyse` proves within ``budget_per_position`` seconds:
+
+    - ``"blunder"``: the proved result class drops (a won position to a draw or a loss,
+      or a drawn one to a loss);
+    - ``"inaccuracy"``: the class is kept but a win is made slower or a loss faster;
+    - ``"best"``: nothing better is known;
+    - ``None``: the values needed are not proved (typically early in the game).
+    """
+    state: State = RULES.new_state(dict(options))
+    entries: list[ReviewEntry] = []
+    turned = False
+    for ply, text in enumerate(moves, start=1):
+        action = RULES.parse_move(text)
+        values = analyse(state, budget_per_position)
+        by_action = {v.move: v for v in values}
+        played = by_action[action]
+        best = max(values, key=_rank)
+        if _rank(played) >= _rank(best):
+            best = played
+        verdict = _verdict(played, best)
+        turning = not turned and best.value in (WIN, DRAW) and played.value == LOSS
+        turned = turned or turning
+        entries.append(
+            ReviewEntry(
+                ply=ply,
+                seat=state.to_move,
+                text=str(action),
+                verdict=verdict,
+                value_before=best.value,
+                distance_before=best.distance,
+                value_after=played.value,
+                distance_after=played.distance,
+                best=str(best.move),
+                turning_point=turning,
+            )
+        )
+        state = state.play(action)
+    return entries
+
+
+def warm_up() -> float:
+    """Load (or compile, the first time) the compiled search and run a tiny solve; seconds taken."""
+    start = time.perf_counter()
+    state = RULES.replay({}, ["0", "a1", "1", "b1", "2", "c2", "4", "d3", "8"])
+    for advanced in (False,):
+        with solver(advanced) as sol:
+            root = _Root(sol, state)
+            root.sol.ordered_pairs(root.position, 8)
+            for action in state.legal_moves()[:2]:
+                if root.terminal_value(action) is None:
+                    root.search(action, -1, 1, FULL_DEPTH, time.perf_counter() + 5.0, 10_000)
+    return time.perf_counter() - start
