@@ -12,6 +12,8 @@ def _fast_ai(settings: Any) -> None:
     """No thinking delay, search in threads, no warm-up: tests stay quick and deterministic."""
     settings.AI_DELAY = 0
     settings.AI_BUDGET = 0.2
+    settings.HINT_BUDGET = 0.2
+    settings.REVIEW_BUDGET = 0.1
     settings.AI_PROCESSES = 0
     settings.AI_WARM_UP = False
     settings.AI_RUNNER = "inline"

@@ -351,7 +351,9 @@ def analyse(state: State, budget: float = 1.0) -> list[ActionValue]:
             b = bounds[action]
             if b.exact or b.outcome not in (WIN, LOSS) or time.perf_counter() >= deadline:
                 continue
-            alpha, beta = (_WIN_SCORE - 1, _WIN_SCORE + 16) if b.outcome == WIN else (-_WIN_SCORE - 16, 1 - _WIN_SCORE)
+            alpha, beta = (
+                (_WIN_SCORE - 1, _WIN_SCORE + 16) if b.outcome == WIN else (-_WIN_SCORE - 16, 1 - _WIN_SCORE)
+            )
             value, aborted = root.search(action, alpha, beta, FULL_DEPTH, deadline)
             if not aborted:
                 b.add(value, alpha, beta, True)
@@ -362,7 +364,9 @@ def _action_value(state: State, action: Action, b: _Bounds) -> ActionValue:
     outcome = b.outcome
     if b.exact and outcome is not None:
         value, distance = _describe(state, b.low)
-        return ActionValue(action, value, True, distance, 1.0 if value == WIN else -1.0 if value == LOSS else 0.0)
+        return ActionValue(
+            action, value, True, distance, 1.0 if value == WIN else -1.0 if value == LOSS else 0.0
+        )
     if outcome == WIN:
         return ActionValue(action, WIN, False, None, 1.0)
     if outcome == LOSS:

@@ -5,13 +5,14 @@ from __future__ import annotations
 import random
 
 import pytest
-from quarto_helpers import WIN_SCORE, random_position, reference_action_score, reference_score
 
 from games.ai import quarto_search as qs
 from games.ai import quarto_tables as qt
 from games.ai.quarto import analyse
 from games.ai.quarto_solver import FULL_DEPTH, Solver, encode
 from games.engine.quarto import CELLS, State
+
+from .quarto_helpers import WIN_SCORE, random_position, reference_action_score, reference_score
 
 
 def _describe(state: State, score: int) -> tuple[str, int]:
