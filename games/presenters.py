@@ -273,11 +273,13 @@ def _attach_hints(context: dict[str, Any], values: list[ActionValue]) -> None:
             if value is not None and (cell.get("playable") or cell.get("move")):
                 cell["hint"] = hint_info(value)
                 cell["is_best"] = value is best
+                cell["label"] += f", {'best move, ' if value is best else ''}{cell['hint']['words']}"
     for piece in context.get("tray", []):
         value = by_text.get(str(piece["number"]))
         if value is not None and not piece.get("used"):
             piece["hint"] = hint_info(value)
             piece["is_best"] = value is best
+            piece["hint_label"] = f", {'best move, ' if value is best else ''}{piece['hint']['words']}"
     if best is not None:
         context["hint_text"] = f"Hint: {best.text} {hint_info(best)['words']}."
 
