@@ -27,7 +27,7 @@ def test_hint_values_every_cell_with_icon_and_words(client: Client) -> None:
     assert html.count("is-best") == 1
     assert "Hint: " in html and "draws" in html
     # Screen readers hear the value in the button's own label, not only a colour.
-    assert html.count(', draws"') == 8 and html.count(', best move, draws"') == 1
+    assert html.count(', draws"') == 9 and html.count(', best move, draws"') == 1
 
 
 def test_hint_after_the_computer_replied_values_the_empty_cells_only(client: Client) -> None:
