@@ -14,8 +14,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from games.ai import ultimate as ai  # noqa: E402
-from games.engine import ultimate as u  # noqa: E402
+from games.ai import ultimate as ai
+from games.engine import ultimate as u
 
 
 def play_game(master_seat: int, sims: int, budget: float, level: str, rng: random.Random) -> int | None:

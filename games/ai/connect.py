@@ -207,7 +207,7 @@ def deepen(state: State, seconds: float, every_value: bool, max_depth: int | Non
         cells = [cells[i] for i in order]
         values = [values[i] for i in order]
         result = Deepening(cells, values, depth, depth >= empty and not near, every_value)
-        if values and values[0] >= PROVEN:
+        if values and values[0] >= PROVEN and not every_value:
             break  # a proven win: deeper search cannot improve the choice
         elapsed = time.perf_counter() - started
         if elapsed > seconds / 3:

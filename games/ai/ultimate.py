@@ -52,8 +52,8 @@ def to_core(state: State) -> npt.NDArray[np.int64]:
         arr[core.CLOSED] |= 1 << b
         if owner >= 0:
             arr[core.META + owner] |= 1 << b
-    allowed = state.allowed_boards
-    arr[core.NEXT] = allowed[0] if len(allowed) == 1 and len(state.open_boards) > 1 else -1
+    if state.last_move is not None and state.is_board_open(INNER_OF[state.last_move.cell]):
+        arr[core.NEXT] = INNER_OF[state.last_move.cell]
     arr[core.TO_MOVE] = state.to_move
     if state.outcome is not None:
         arr[core.RESULT] = core.DRAW if state.outcome.winner is None else state.outcome.winner
@@ -83,7 +83,15 @@ class Tree:
 
     def run(self, iterations: int) -> None:
         core.search(
-            self.root, self.ints, self.floats, self.meta, iterations, self.exploration, self.decisive, self.rng, core.WIN
+            self.root,
+            self.ints,
+            self.floats,
+            self.meta,
+            iterations,
+            self.exploration,
+            self.decisive,
+            self.rng,
+            core.WIN,
         )
 
     def run_for(self, seconds: float, max_iterations: int | None = None) -> None:

@@ -94,7 +94,7 @@ def wins_game(state: np.ndarray, move: int, win: np.ndarray) -> bool:
     b = move // 9
     p = state[TO_MOVE]
     own = state[X_MASKS + 9 * p + b] | (1 << (move % 9))
-    return win[own] and win[state[META + p] | (1 << b)]
+    return bool(win[own]) and bool(win[state[META + p] | (1 << b)])
 
 
 @njit(cache=True, nogil=True)
@@ -103,7 +103,7 @@ def may_win_game(state: np.ndarray, win: np.ndarray) -> bool:
     p = state[TO_MOVE]
     meta = state[META + p]
     open_boards = FULL & ~state[CLOSED]
-    for b in range(9):
+    for b in range(9):  # noqa: SIM110 - a plain loop compiles best in numba
         if (open_boards >> b) & 1 and win[meta | (1 << b)]:
             return True
     return False
@@ -134,7 +134,7 @@ def playout(state: np.ndarray, rng: np.ndarray, decisive: bool, win: np.ndarray,
         if chosen < 0:
             chosen = buf[_rand(rng, count)]
         apply_move(state, chosen, win)
-    return state[RESULT]
+    return int(state[RESULT])
 
 
 @njit(cache=True, nogil=True)
@@ -182,7 +182,9 @@ def init_tree(root: np.ndarray, ints: np.ndarray, floats: np.ndarray, meta: np.n
 
 
 @njit(cache=True, nogil=True)
-def _expand(node: int, state: np.ndarray, ints: np.ndarray, floats: np.ndarray, meta: np.ndarray, buf: np.ndarray) -> bool:
+def _expand(
+    node: int, state: np.ndarray, ints: np.ndarray, floats: np.ndarray, meta: np.ndarray, buf: np.ndarray
+) -> bool:
     count = legal_moves(state, buf)
     first = meta[0]
     if first + count > ints.shape[0]:
@@ -240,18 +242,21 @@ def search(
             node = best
             apply_move(state, ints[node, MOVE], win)
         # Expansion: a leaf visited before gets its children; play one of them.
-        if state[RESULT] == PLAYING and floats[node, VISITS] > 0.0:
-            if _expand(node, state, ints, floats, meta, buf):
-                chosen = -1
-                if decisive and may_win_game(state, win):
-                    for c in range(ints[node, FIRST], ints[node, FIRST] + ints[node, COUNT]):
-                        if wins_game(state, ints[c, MOVE], win):
-                            chosen = c
-                            break
-                if chosen < 0:
-                    chosen = ints[node, FIRST] + _rand(rng, ints[node, COUNT])
-                node = chosen
-                apply_move(state, ints[node, MOVE], win)
+        if (
+            state[RESULT] == PLAYING
+            and floats[node, VISITS] > 0.0
+            and _expand(node, state, ints, floats, meta, buf)
+        ):
+            chosen = -1
+            if decisive and may_win_game(state, win):
+                for c in range(ints[node, FIRST], ints[node, FIRST] + ints[node, COUNT]):
+                    if wins_game(state, ints[c, MOVE], win):
+                        chosen = c
+                        break
+            if chosen < 0:
+                chosen = ints[node, FIRST] + _rand(rng, ints[node, COUNT])
+            node = chosen
+            apply_move(state, ints[node, MOVE], win)
         # Simulation.
         result = state[RESULT]
         if result == PLAYING:
