@@ -12,8 +12,8 @@ How the top level (``master``) thinks, by kind of game:
   If the solver finishes, the move is game-theoretically best (the fastest win, else a
   draw, else the slowest loss). If not, it plays the best move of an iterative-deepening
   heuristic search with the remaining time. On the 7x6 board this means exact play from
-  about 12-16 stones on within one second (see ``docs/performance.md``); earlier moves are
-  heuristic. There is no opening book.
+  about 17 stones on (some positions from 13) within one second (``bench/connect_timing.py``,
+  ``docs/performance.md``); earlier moves are heuristic. There is no opening book.
 * Everything else (no gravity, larger boards, three or four players): iterative-deepening
   alpha-beta on a cell array within the time budget; with three or four players it is a
   paranoid search (every opponent is assumed to play against the mover). Proven wins (and,
