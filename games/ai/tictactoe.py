@@ -106,10 +106,17 @@ def _casual(state: State, rng: random.Random) -> Mark:
     return rng.choice(state.legal_moves())
 
 
-def _perfect(state: State, rng: random.Random) -> Mark:
+@cache
+def best_cells(board: Board, mover: int) -> tuple[int, ...]:
+    """The cells of every best move (memoised: one lookup per position after the first)."""
+    state = State(board=board, to_move=mover)
     results = [(move, move_result(state, move)) for move in state.legal_moves()]
     best = max(_rank(result) for _, result in results)
-    return rng.choice([move for move, result in results if _rank(result) == best])
+    return tuple(move.cell for move, result in results if _rank(result) == best)
+
+
+def _perfect(state: State, rng: random.Random) -> Mark:
+    return Mark(rng.choice(best_cells(state.board, state.to_move)))
 
 
 def choose_move(state: State, level: str, budget: float = 1.0, rng: random.Random | None = None) -> Mark:

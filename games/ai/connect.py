@@ -1,0 +1,338 @@
+"""Connect-N players.
+
+The kernels are compiled with numba (see :mod:`games.ai.connect_core`); this module turns
+engine states into their inputs and their scores into moves and :class:`ActionValue`.
+
+How the top level (``master``) thinks, by kind of game:
+
+* Two players, gravity, board small enough for a 64-bit bitboard with a spare bit per
+  column (``(height + 1) * width <= 64``: Connect Four and every smaller board): it first
+  tries to *solve* the position exactly (negamax, alpha-beta, transposition table,
+  iterative null-window search) within a node budget worth about 60 % of the time budget.
+  If the solver finishes, the move is game-theoretically best (the fastest win, else a
+  draw, else the slowest loss). If not, it plays the best move of an iterative-deepening
+  heuristic search with the remaining time. On the 7x6 board this means exact play from
+  about 17 stones on (some positions from 13) within one second (``bench/connect_timing.py``,
+  ``docs/performance.md``); earlier moves are heuristic. There is no opening book.
+* Everything else (no gravity, larger boards, three or four players): iterative-deepening
+  alpha-beta on a cell array within the time budget; with three or four players it is a
+  paranoid search (every opponent is assumed to play against the mover). Proven wins (and,
+  for two players, proven losses; draws when the search reached the end of the game) are
+  reported as exact.
+
+Levels, weakest first: ``beginner`` (random, but takes a win in one), ``casual`` (looks
+two plies ahead), ``club`` (four plies), ``expert`` (heuristic search with half the
+time budget, no solver), ``master`` (the above).
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+from dataclasses import dataclass
+from functools import cache
+
+import numpy as np
+import numpy.typing as npt
+
+from games.engine.connect import Drop, Move, State, all_lines
+
+from . import connect_core as core
+from .base import DRAW, LOSS, WIN, ActionValue
+
+LEVELS = ("beginner", "casual", "club", "expert", "master")
+FIXED_DEPTH = {"casual": 2, "club": 4}
+SOLVER_SHARE = 0.6
+PROVEN = core.WIN_SCORE - 100_000
+NEAR_ONLY_ABOVE = 25  # without gravity, bigger boards only consider cells near the stones
+# Nodes per second per kind of search and board, refined by every search; used to turn
+# seconds into node budgets (the kernels cannot read the clock).
+_rate: dict[tuple[str, int, int, bool], float] = {}
+DEFAULT_RATE = {"solver": 1_500_000.0, "generic": 500_000.0}
+SAFETY = 0.8
+
+_tt_lock = threading.Lock()
+_shared_tt: dict[tuple[int, int, int], tuple[npt.NDArray[np.uint64], npt.NDArray[np.int8]]] = {}
+
+
+def fits_bitboard(state: State) -> bool:
+    return state.num_players == 2 and state.gravity and (state.height + 1) * state.width <= 64
+
+
+# --- exact solver (bitboards) -----------------------------------------------------------
+
+
+def bitboards(state: State) -> tuple[np.uint64, np.uint64]:
+    """(stones of the side to move, all stones); bit = file * (height + 1) + rank."""
+    pos = 0
+    mask = 0
+    for cell, owner in enumerate(state.board):
+        if owner is None:
+            continue
+        rank, file = divmod(cell, state.width)
+        bit = 1 << (file * (state.height + 1) + rank)
+        mask |= bit
+        if owner == state.to_move:
+            pos |= bit
+    return np.uint64(pos), np.uint64(mask)
+
+
+class _Table:
+    """The shared transposition table when free, else a small private one (thread safety)."""
+
+    def __init__(self, state: State) -> None:
+        self.key = (state.width, state.height, state.n)
+        self.locked = _tt_lock.acquire(blocking=False)
+        if self.locked:
+            if self.key not in _shared_tt:
+                _shared_tt.clear()
+                _shared_tt[self.key] = (
+                    np.zeros(core.TT_SIZE, dtype=np.uint64),
+                    np.zeros(core.TT_SIZE, dtype=np.int8),
+                )
+            self.keys, self.values = _shared_tt[self.key]
+        else:
+            self.keys = np.zeros(core.SMALL_TT_SIZE, dtype=np.uint64)
+            self.values = np.zeros(core.SMALL_TT_SIZE, dtype=np.int8)
+
+    def __enter__(self) -> _Table:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.locked:
+            _tt_lock.release()
+
+
+def solve_columns(state: State, seconds: float) -> dict[int, int] | None:
+    """Exact score of every droppable column, or None if the budget ran out.
+
+    A score s > 0 means the mover wins with their s-th-from-last possible stone; 0 a draw.
+    """
+    pos, mask = bitboards(state)
+    stats = np.zeros(3, dtype=np.int64)
+    stats[core.LIMIT] = max(1000, int(seconds * rate("solver", state)))
+    out = np.zeros(state.width, dtype=np.int64)
+    started = time.perf_counter()
+    with _Table(state) as table:
+        core.solve_children(
+            pos, mask, state.ply, state.width, state.height, state.n, table.keys, table.values, stats, out
+        )
+    _learn_rate("solver", state, int(stats[core.NODES]), time.perf_counter() - started)
+    if stats[core.ABORTED]:
+        return None
+    return {c: int(out[c]) for c in state.droppable_columns}
+
+
+def solver_distance(state: State, score: int) -> int:
+    """Plies from now to the end of the game for an exact solver score of a move."""
+    if score == 0:
+        return state.cells - state.ply
+    cells = state.cells
+    mover_wins = score > 0
+    s = abs(score)
+    # The winning stone is the (m+1)-th stone, m of the winner's parity.
+    parity = state.ply % 2 if mover_wins else (state.ply + 1) % 2
+    m = cells + 1 - 2 * s
+    if m % 2 != parity:
+        m -= 1
+    return m - state.ply + 1
+
+
+# --- heuristic search (cell arrays) -----------------------------------------------------
+
+
+@cache
+def _windows(width: int, height: int, n: int) -> npt.NDArray[np.int64]:
+    return np.array(all_lines(width, height, n), dtype=np.int64).reshape(-1, n)
+
+
+@cache
+def _weights(n: int) -> npt.NDArray[np.int64]:
+    return np.array([0] + [4 ** (k - 1) for k in range(1, n + 1)], dtype=np.int64)
+
+
+def _near_only(state: State) -> bool:
+    return not state.gravity and state.cells > NEAR_ONLY_ABOVE
+
+
+def _root_cells(state: State) -> list[int]:
+    if state.gravity or not _near_only(state):
+        return list(state.legal_targets)
+    board = np.array([-1 if o is None else o for o in state.board], dtype=np.int8)
+    heights = np.zeros(state.width, dtype=np.int64)
+    out = np.zeros(state.cells, dtype=np.int64)
+    count = core._candidates(board, heights, state.width, state.height, False, True, out)
+    return [int(c) for c in out[:count]]
+
+
+@dataclass
+class Deepening:
+    cells: list[int]
+    values: list[int]
+    depth: int
+    complete: bool  # the last depth reached the end of the game everywhere
+    every_value: bool  # the values are exact for that depth (not bounds)
+
+
+def deepen(state: State, seconds: float, every_value: bool, max_depth: int | None = None) -> Deepening:
+    """Iterative deepening until the time (as a node budget) runs out; the deepest finished result."""
+    board = np.array([-1 if o is None else o for o in state.board], dtype=np.int8)
+    cells = _root_cells(state)
+    empty = state.cells - state.ply
+    limit_depth = min(empty, max_depth) if max_depth else empty
+    windows = _windows(state.width, state.height, state.n)
+    weights = _weights(state.n)
+    near = _near_only(state)
+    started = time.perf_counter()
+    result = Deepening(cells, [0] * len(cells), 0, False, every_value)
+    for depth in range(1, limit_depth + 1):
+        left = seconds - (time.perf_counter() - started)
+        if depth > 1 and left <= 0:
+            break
+        stats = np.zeros(3, dtype=np.int64)
+        stats[core.LIMIT] = max(200, int(left * rate("generic", state))) if depth > 1 else 1 << 60
+        roots = np.array(cells, dtype=np.int64)
+        out = np.zeros(len(cells), dtype=np.int64)
+        t0 = time.perf_counter()
+        core.search_generic(
+            board, state.width, state.height, state.n, state.gravity, state.num_players, state.to_move, depth,
+            roots, windows, weights, stats, out, every_value, near, 2,
+        )  # fmt: skip
+        _learn_rate("generic", state, int(stats[core.NODES]), time.perf_counter() - t0)
+        if stats[core.ABORTED]:
+            break
+        values = [int(v) for v in out]
+        order = sorted(range(len(cells)), key=lambda i: -values[i])
+        cells = [cells[i] for i in order]
+        values = [values[i] for i in order]
+        result = Deepening(cells, values, depth, depth >= empty and not near, every_value)
+        if values and values[0] >= PROVEN and not every_value:
+            break  # a proven win: deeper search cannot improve the choice
+        elapsed = time.perf_counter() - started
+        if elapsed > seconds / 3:
+            break
+    return result
+
+
+def rate(kind: str, state: State) -> float:
+    """Nodes per second expected for this kind of search on this board (with a safety margin)."""
+    return SAFETY * _rate.get((kind, state.width, state.height, state.gravity), DEFAULT_RATE[kind])
+
+
+def _learn_rate(kind: str, state: State, nodes: int, seconds: float) -> None:
+    if nodes > 5_000 and seconds > 0.005:
+        key = (kind, state.width, state.height, state.gravity)
+        old = _rate.get(key)
+        _rate[key] = nodes / seconds if old is None else 0.5 * old + 0.5 * nodes / seconds
+
+
+def _move_for(state: State, cell: int) -> Move:
+    return state.move_at(cell)
+
+
+def _action_from_search(state: State, cell: int, value: int, complete: bool) -> ActionValue:
+    move = _move_for(state, cell)
+    two = state.num_players == 2
+    if value >= PROVEN:
+        return ActionValue(move, WIN, True, distance=int(core.WIN_SCORE - value), score=1.0)
+    if value <= -PROVEN:
+        if two:
+            return ActionValue(move, LOSS, True, distance=int(core.WIN_SCORE + value), score=-1.0)
+        return ActionValue(move, None, False, score=-1.0)
+    if complete and two:
+        return ActionValue(move, DRAW, True, distance=state.cells - state.ply, score=0.0)
+    return ActionValue(move, None, False, score=round(value / (abs(value) + 200.0), 4))
+
+
+# --- public API -------------------------------------------------------------------------
+
+
+def analyse(state: State, budget: float = 1.0) -> list[ActionValue]:
+    """Every legal move with its value for the side to move, best first (exact where proven)."""
+    if state.is_over():
+        return []
+    if fits_bitboard(state):
+        scores = solve_columns(state, budget * SOLVER_SHARE)
+        if scores is not None:
+            names = {True: WIN, False: LOSS}
+            items = []
+            for col, score in scores.items():
+                value = DRAW if score == 0 else names[score > 0]
+                items.append(
+                    ActionValue(
+                        Drop(col),
+                        value,
+                        True,
+                        distance=solver_distance(state, score),
+                        score=0.0 if score == 0 else float(np.sign(score)),
+                    )
+                )
+            items.sort(key=lambda a: (-scores[a.move.column], abs(a.move.column - (state.width - 1) / 2)))
+            return items
+        budget *= 1 - SOLVER_SHARE
+    found = deepen(state, budget, every_value=True)
+    items = [
+        _action_from_search(state, c, v, found.complete)
+        for c, v in zip(found.cells, found.values, strict=True)
+    ]
+    seen = {str(a.move) for a in items}
+    # Cells the search skipped (far from every stone) are listed last, unvalued.
+    items += [ActionValue(m, None, False) for m in state.legal_moves() if str(m) not in seen]
+    return items
+
+
+def _random_with_wins(state: State, rng: random.Random) -> Move:
+    for move in state.legal_moves():
+        child = state.play(move)
+        if child.outcome is not None and child.outcome.winner == state.to_move:
+            return move
+    return rng.choice(state.legal_moves())
+
+
+def _best_of(found: Deepening, rng: random.Random) -> int:
+    """A best cell: at random among equal values when every value is exact, else the first."""
+    best = found.values[0]
+    ties = [c for c, v in zip(found.cells, found.values, strict=True) if v == best]
+    return rng.choice(ties) if found.every_value else ties[0]
+
+
+def choose_move(state: State, level: str, budget: float = 1.0, rng: random.Random | None = None) -> Move:
+    """One move for the side to move within about ``budget`` seconds."""
+    if state.is_over():
+        raise ValueError("the game is over")
+    rng = rng or random.Random()
+    if level == "beginner":
+        return _random_with_wins(state, rng)
+    if level in FIXED_DEPTH:
+        found = deepen(state, budget, every_value=True, max_depth=FIXED_DEPTH[level])
+        return _move_for(state, _best_of(found, rng))
+    if level == "expert":
+        found = deepen(state, budget / 2, every_value=False)
+        return _move_for(state, _best_of(found, rng))
+    if level == "master":
+        if fits_bitboard(state):
+            started = time.perf_counter()
+            scores = solve_columns(state, budget * SOLVER_SHARE)
+            if scores is not None:
+                best = max(scores.values())
+                centre = (state.width - 1) / 2
+                col = min((c for c, s in scores.items() if s == best), key=lambda c: abs(c - centre))
+                return Drop(col)
+            budget -= time.perf_counter() - started
+        found = deepen(state, max(budget, 0.05), every_value=False)
+        return _move_for(state, _best_of(found, rng))
+    raise ValueError(f"unknown connect-N level {level!r}; levels: {', '.join(LEVELS)}")
+
+
+def warm_up() -> float:
+    """Compile (or load from numba's cache) every kernel; returns the seconds it took."""
+    from games.engine.connect import initial_state
+
+    started = time.perf_counter()
+    small = initial_state(width=4, height=4, n=3)
+    solve_columns(small, 10.0)
+    deepen(initial_state(width=4, height=4, n=3, gravity=False), 0.05, every_value=True)
+    deepen(initial_state(width=6, height=6, n=4, gravity=False), 0.05, every_value=False)
+    deepen(small, 0.05, every_value=False)
+    return time.perf_counter() - started
