@@ -16,7 +16,12 @@ from games.engine import get_rules
 
 from .base import ActionValue
 
-_MODULES = {"quarto": "games.ai.quarto", "tictactoe": "games.ai.tictactoe"}
+_MODULES = {
+    "quarto": "games.ai.quarto",
+    "tictactoe": "games.ai.tictactoe",
+    "connect": "games.ai.connect",
+    "ultimate": "games.ai.ultimate",
+}
 
 
 def player_module(kind: str) -> ModuleType:

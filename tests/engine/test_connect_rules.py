@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Callable
 
 import pytest
 from hypothesis import given, settings
@@ -208,7 +209,7 @@ def test_error_codes() -> None:
         full_column = full_column.play(connect.Drop(0))
     free = connect.initial_state(width=4, height=4, n=3, gravity=False).play(connect.parse_move("b2"))
     won = connect.from_ascii(C4.strip().rsplit("\n", 1)[0] + "\nX X X X O O O")
-    cases = [
+    cases: list[tuple[Callable[[], object], str]] = [
         (lambda: full_column.play(connect.Drop(0)), "column_full"),
         (lambda: c4.play(connect.Drop(7)), "out_of_bounds"),
         (lambda: c4.play(connect.parse_move("a7")), "out_of_bounds"),

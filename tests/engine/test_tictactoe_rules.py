@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Callable
 from functools import cache
 
 import pytest
@@ -122,7 +123,7 @@ def test_out_of_bounds_text(text: str) -> None:
 
 def test_error_codes() -> None:
     state = ttt.initial_state().play(ttt.parse_move("b2"))
-    cases = [
+    cases: list[tuple[Callable[[], object], str]] = [
         (lambda: state.play(ttt.Mark(4)), "occupied"),
         (lambda: state.play(ttt.Mark(9)), "out_of_bounds"),
         (lambda: state.play(ttt.Mark(-1)), "out_of_bounds"),

@@ -4,6 +4,7 @@ outcome, every error code and random-play properties."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 import pytest
 from hypothesis import given, settings
@@ -155,7 +156,7 @@ def test_winning_move_and_draw_by_closed_boards() -> None:
 
 def test_error_codes() -> None:
     state = u.from_moves("e5 e4")
-    cases = [
+    cases: list[tuple[Callable[[], object], str]] = [
         (lambda: state.play(u.parse_move("e4")), "occupied"),
         (lambda: state.play(u.Mark(81)), "out_of_bounds"),
         (lambda: u.parse_move("j1"), "out_of_bounds"),
