@@ -40,3 +40,17 @@ def test_tictactoe_against_the_perfect_computer_never_wins(server: str, page: An
     assert "wins" in result or "Draw" in result
     if "wins" in result:
         assert page.locator(".grid__cell.is-winning").count() == 3
+
+
+def test_four_player_connect_with_three_computers(server: str, page: Any) -> None:
+    start(page, server, "connect", "casual", players="4", width="7", height="6")
+    assert page.locator(".players__item").count() == 4
+    result_text = play_out(page)
+    assert "wins" in result_text or "Draw" in result_text
+
+
+def test_ultimate_against_the_computer(server: str, page: Any) -> None:
+    start(page, server, "ultimate", "beginner")
+    assert page.locator(".ultimate__board.is-allowed").count() == 9  # the first move is free
+    result_text = play_out(page)
+    assert "wins" in result_text or "win!" in result_text or "Draw" in result_text
