@@ -120,6 +120,21 @@ def clean_options(options: Mapping[str, Any]) -> dict[str, Any]:
     return {}
 
 
+def reachable_positions() -> list[State]:
+    """Every position that legal play can reach from the start, each once (5,478 of them)."""
+    start = initial_state()
+    seen = {start.board: start}
+    stack = [start]
+    while stack:
+        state = stack.pop()
+        for move in state.legal_moves():
+            child = state.play(move)
+            if child.board not in seen:
+                seen[child.board] = child
+                stack.append(child)
+    return list(seen.values())
+
+
 def from_ascii(text: str, to_move: int | None = None) -> State:
     """A position from three rows, top rank first, of ``X``, ``O`` and ``.`` (blanks ignored).
 

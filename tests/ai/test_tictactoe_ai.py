@@ -21,17 +21,7 @@ def engine_value(state: ttt.State) -> int:
 
 
 def all_open_positions() -> list[ttt.State]:
-    start = ttt.initial_state()
-    seen = {start.board: start}
-    stack = [start]
-    while stack:
-        state = stack.pop()
-        for move in state.legal_moves():
-            child = state.play(move)
-            if child.board not in seen:
-                seen[child.board] = child
-                stack.append(child)
-    return [s for s in seen.values() if not s.is_over()]
+    return [s for s in ttt.reachable_positions() if not s.is_over()]
 
 
 def test_perfect_is_optimal_in_every_reachable_position() -> None:
