@@ -11,6 +11,8 @@ from games.ai import tictactoe as ai
 from games.ai.base import DRAW, LOSS, WIN
 from games.engine import tictactoe as ttt
 
+from .helpers import play_out
+
 
 @cache
 def engine_value(state: ttt.State) -> int:
@@ -48,9 +50,7 @@ def test_analyse_is_exact() -> None:
 
 
 def play(levels: tuple[str, str], rng: random.Random) -> int | None:
-    state = ttt.initial_state()
-    while not state.is_over():
-        state = state.play(ai.choose_move(state, levels[state.to_move], rng=rng))
+    state: ttt.State = play_out(ai, ttt.initial_state(), levels, rng)
     assert state.outcome is not None
     return state.outcome.winner
 

@@ -13,6 +13,8 @@ from games.ai import ultimate as ai
 from games.ai import ultimate_core as core
 from games.engine import ultimate as u
 
+from .helpers import play_out
+
 ai.warm_up()
 
 
@@ -97,12 +99,9 @@ def test_levels_return_legal_moves_in_time(level: str) -> None:
 def test_master_beats_random() -> None:
     rng = random.Random(6)
     for game in range(2):
-        state = u.initial_state()
-        master = game % 2
-        while not state.is_over():
-            level = "master" if state.to_move == master else "beginner"
-            state = state.play(ai.choose_move(state, level, budget=0.05, rng=rng))
-        assert state.outcome is not None and state.outcome.winner == master
+        seats = ("master", "beginner") if game % 2 == 0 else ("beginner", "master")
+        state = play_out(ai, u.initial_state(), seats, rng, budget=0.05)
+        assert state.outcome is not None and state.outcome.winner == seats.index("master")
 
 
 def test_search_speed() -> None:
