@@ -15,3 +15,22 @@ def play_out(
     while not state.is_over():
         state = state.play(player.choose_move(state, levels[state.to_move], budget=budget, rng=rng))
     return state
+
+
+def match_scores(
+    player: ModuleType,
+    start: Any,
+    strong: str,
+    weak: str,
+    games: int,
+    rng: random.Random,
+    budget: float = 1.0,
+) -> list[int]:
+    """Two-player games from ``start``, ``strong`` moving first in the even ones: for each,
+    1 when ``strong`` won, 0 for a draw, -1 when ``weak`` won."""
+    scores = []
+    for game in range(games):
+        seats = (strong, weak) if game % 2 == 0 else (weak, strong)
+        winner = play_out(player, start, seats, rng, budget).outcome.winner
+        scores.append(0 if winner is None else 1 if winner == game % 2 else -1)
+    return scores

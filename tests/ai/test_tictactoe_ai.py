@@ -11,7 +11,7 @@ from games.ai import tictactoe as ai
 from games.ai.base import DRAW, LOSS, WIN
 from games.engine import tictactoe as ttt
 
-from .helpers import play_out
+from .helpers import match_scores, play_out
 
 
 @cache
@@ -58,14 +58,9 @@ def play(levels: tuple[str, str], rng: random.Random) -> int | None:
 @pytest.mark.parametrize("weaker", ["beginner", "casual", "club"])
 def test_perfect_never_loses_and_beats_weaker_levels(weaker: str) -> None:
     rng = random.Random(5)
-    wins = 0
-    for game in range(40):
-        seats = ("perfect", weaker) if game % 2 == 0 else (weaker, "perfect")
-        winner = play(seats, rng)
-        perfect_seat = seats.index("perfect")
-        assert winner in (perfect_seat, None)
-        wins += winner == perfect_seat
-    assert wins >= (10 if weaker != "club" else 1)
+    scores = match_scores(ai, ttt.initial_state(), "perfect", weaker, 40, rng)
+    assert -1 not in scores
+    assert scores.count(1) >= (10 if weaker != "club" else 1)
 
 
 def test_perfect_against_itself_draws() -> None:
