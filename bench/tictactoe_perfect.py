@@ -29,17 +29,7 @@ def value(state: ttt.State) -> int:
 
 def main() -> None:
     print(f"warm-up (solve the game into the memo): {ai.warm_up() * 1000:.1f} ms")
-    start = ttt.initial_state()
-    seen = {start.board: start}
-    stack = [start]
-    while stack:
-        state = stack.pop()
-        for move in state.legal_moves():
-            child = state.play(move)
-            if child.board not in seen:
-                seen[child.board] = child
-                stack.append(child)
-    positions = [s for s in seen.values() if not s.is_over()]
+    positions = [s for s in ttt.reachable_positions() if not s.is_over()]
     rng = random.Random(1)
     times = []
     optimal = 0

@@ -23,6 +23,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from http.cookies import SimpleCookie
 from pathlib import Path
 from urllib.parse import urlencode
@@ -129,18 +130,16 @@ def summary(times: list[float]) -> str:
     return f"n={len(times)} median {median:.1f} ms, p95 {p95 * 1000:.1f} ms, max {times[-1] * 1000:.1f} ms"
 
 
-def throughput(port: int, clients: int, seconds: float, record: list[str]) -> tuple[int, float]:
-    """Moves per second: each client plays whole games (their set-up requests not counted)."""
+def run_clients(clients: int, seconds: float, work: Callable[[float], int]) -> tuple[int, float]:
+    """Run ``work(stop)`` on ``clients`` threads at once; the total they count and the seconds taken."""
     done = [0]
     lock = threading.Lock()
     stop = time.monotonic() + seconds
 
     def worker() -> None:
-        a, b = Browser(port), Browser(port)
-        while time.monotonic() < stop:
-            moves = len(play_friends_game(a, b, record))
-            with lock:
-                done[0] += moves
+        count = work(stop)
+        with lock:
+            done[0] += count
 
     threads = [threading.Thread(target=worker) for _ in range(clients)]
     start = time.monotonic()
@@ -151,28 +150,32 @@ def throughput(port: int, clients: int, seconds: float, record: list[str]) -> tu
     return done[0], time.monotonic() - start
 
 
+def throughput(port: int, clients: int, seconds: float, record: list[str]) -> tuple[int, float]:
+    """Moves per second: each client plays whole games (their set-up requests not counted)."""
+
+    def play(stop: float) -> int:
+        a, b = Browser(port), Browser(port)
+        moves = 0
+        while time.monotonic() < stop:
+            moves += len(play_friends_game(a, b, record))
+        return moves
+
+    return run_clients(clients, seconds, play)
+
+
 def bare_ceiling(port: int, clients: int, seconds: float) -> float:
     """Requests per second of the smallest view (/healthz) with the same clients: the ceiling."""
-    done = [0]
-    lock = threading.Lock()
-    stop = time.monotonic() + seconds
 
-    def worker() -> None:
+    def ping(stop: float) -> int:
         client = Browser(port)
         count = 0
         while time.monotonic() < stop:
             client.request("GET", "/healthz")
             count += 1
-        with lock:
-            done[0] += count
+        return count
 
-    threads = [threading.Thread(target=worker) for _ in range(clients)]
-    start = time.monotonic()
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    return done[0] / (time.monotonic() - start)
+    count, elapsed = run_clients(clients, seconds, ping)
+    return count / elapsed
 
 
 def main() -> None:

@@ -11,7 +11,7 @@ import random
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
@@ -19,7 +19,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from . import ai, live
-from .engine import MoveError, OptionError, get_rules
+from .engine import GameRules, MoveError, OptionError, get_rules
 from .models import Game, Move, Seat, hash_token
 
 log = logging.getLogger(__name__)
@@ -67,6 +67,29 @@ class NewGame:
     first_seat_won_toss: bool
 
 
+def _rules_and_options(kind: str, options: Mapping[str, Any]) -> tuple[GameRules, dict[str, Any]]:
+    try:
+        rules = get_rules(kind)
+        return rules, rules.clean_options(options)
+    except OptionError as exc:
+        raise ServiceError(exc.code, exc.message) from exc
+
+
+def _person_seat(
+    game: Game, index: int, session_key: str | None, token: str | None, now: datetime, name: str = ""
+) -> Seat:
+    """A seat taken at creation by a person: held by the session and/or the token."""
+    return Seat.objects.create(
+        game=game,
+        index=index,
+        kind=Seat.Kind.HUMAN,
+        session_key=session_key or "",
+        token_hash=hash_token(token) if token else "",
+        name=name,
+        joined_at=now,
+    )
+
+
 def create_game(
     kind: str,
     options: Mapping[str, Any] | None = None,
@@ -83,11 +106,7 @@ def create_game(
 
     ``seat`` is "first", "second" or "random" (a coin flip decides who starts).
     """
-    try:
-        rules = get_rules(kind)
-        clean = rules.clean_options(options or {})
-    except OptionError as exc:
-        raise ServiceError(exc.code, exc.message) from exc
+    rules, clean = _rules_and_options(kind, options or {})
     if opponent not in OPPONENTS:
         raise ServiceError("bad_option", f"opponent must be one of {', '.join(OPPONENTS)}.")
     if seat not in SEAT_CHOICES:
@@ -117,14 +136,7 @@ def create_game(
         now = timezone.now()
         for index in range(players):
             if index == mine:
-                Seat.objects.create(
-                    game=game,
-                    index=index,
-                    kind=Seat.Kind.HUMAN,
-                    session_key=session_key or "",
-                    token_hash=hash_token(token) if token else "",
-                    joined_at=now,
-                )
+                _person_seat(game, index, session_key, token, now)
             else:
                 Seat.objects.create(
                     game=game, index=index, kind=Seat.Kind.AI if opponent == "ai" else Seat.Kind.HUMAN
@@ -264,26 +276,15 @@ def import_game(
     them), so a finished game is there to replay and an unfinished one can be played on
     from where the record stops. Nobody is asked to join and no computer plays.
     """
-    try:
-        rules = get_rules(kind)
-        clean = rules.clean_options(options)
-    except OptionError as exc:
-        raise ServiceError(exc.code, exc.message) from exc
+    rules, clean = _rules_and_options(kind, options)
     state = rules.new_state(clean)
     token = secrets.token_urlsafe(24) if with_token else None
     with transaction.atomic():
         game = Game.objects.create(kind=kind, options=clean, status=Game.Status.PLAYING, allow_hints=True)
         now = timezone.now()
         for index in range(state.num_players):
-            Seat.objects.create(
-                game=game,
-                index=index,
-                kind=Seat.Kind.HUMAN,
-                session_key=session_key or "",
-                token_hash=hash_token(token) if token else "",
-                name=names[index][:40] if index < len(names) else "",
-                joined_at=now,
-            )
+            name = names[index][:40] if index < len(names) else ""
+            _person_seat(game, index, session_key, token, now, name)
         for ply, text in enumerate(moves, start=1):
             try:
                 move = rules.parse_move(text)

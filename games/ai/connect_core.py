@@ -80,6 +80,20 @@ def column_mask(height: int, col: int) -> np.uint64:
 
 
 @njit(cache=True, nogil=True)
+def centre_column(width: int, i: int) -> int:
+    """The ``i``-th column to try: the centre, then left and right of it by turns, outwards."""
+    return width // 2 + (1 - 2 * (i % 2)) * (i + 1) // 2
+
+
+@njit(cache=True, nogil=True)
+def centre_order(width: int) -> np.ndarray:
+    order = np.empty(width, dtype=np.int64)
+    for i in range(width):
+        order[i] = centre_column(width, i)
+    return order
+
+
+@njit(cache=True, nogil=True)
 def aligned(pos: np.uint64, height: int, n: int) -> bool:
     """Does ``pos`` hold n consecutive stones in some direction?"""
     for s in (1, height + 1, height, height + 2):
@@ -268,9 +282,7 @@ def solve(
         return (cells + 1 - moves) // 2
     if moves >= cells:
         return 0
-    order = np.empty(width, dtype=np.int64)
-    for i in range(width):
-        order[i] = width // 2 + (1 - 2 * (i % 2)) * (i + 1) // 2
+    order = centre_order(width)
     lo = -(cells - moves) // 2
     hi = (cells + 1 - moves) // 2
     scratch_bits = np.zeros((cells + 1, width), dtype=np.uint64)
@@ -317,9 +329,7 @@ def solve_children(
     """``out[c]`` = exact score of dropping into column c for the side to move (-1000 if full)."""
     full = board_mask(width, height)
     cells = width * height
-    order = np.empty(width, dtype=np.int64)
-    for i in range(width):
-        order[i] = width // 2 + (1 - 2 * (i % 2)) * (i + 1) // 2
+    order = centre_order(width)
     for i in range(width):
         col = order[i]
         out[col] = -1000
@@ -410,7 +420,7 @@ def _candidates(
     cells = width * height
     if gravity:
         for i in range(width):
-            col = width // 2 + (1 - 2 * (i % 2)) * (i + 1) // 2
+            col = centre_column(width, i)
             if heights[col] < height:
                 out[count] = heights[col] * width + col
                 count += 1

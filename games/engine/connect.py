@@ -29,7 +29,7 @@ from .base import (
     int_option,
     reject_unknown,
 )
-from .grid import FILES, cell_name, parse_cell
+from .grid import FILES, cell_name, draw_marks, parse_cell, read_marks, with_mark
 
 MIN_SIZE, MAX_SIZE = 3, 12
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
@@ -247,7 +247,7 @@ class State:
     def play_cell(self, cell: int) -> State:
         """Put the mover's stone on ``cell`` (assumed legal: no checks). For search and replay speed."""
         mover = self.to_move
-        board = (*self.board[:cell], mover, *self.board[cell + 1 :])
+        board = with_mark(self.board, cell, mover)
         runs = winning_runs(board, self.width, self.height, self.n, cell)
         outcome: Outcome | None = None
         if runs:
@@ -274,14 +274,7 @@ def initial_state(
     width: int = 7, height: int = 6, n: int = 4, gravity: bool = True, players: int = 2
 ) -> State:
     clean_options({"width": width, "height": height, "n": n, "gravity": gravity, "players": players})
-    return State(
-        width=width,
-        height=height,
-        n=n,
-        gravity=gravity,
-        num_players=players,
-        board=(None,) * (width * height),
-    )
+    return State(width=width, height=height, n=n, gravity=gravity, num_players=players)
 
 
 def clean_options(options: Mapping[str, Any]) -> dict[str, Any]:
@@ -311,12 +304,7 @@ def from_ascii(
     height, width = len(rows), len(rows[0])
     if any(len(r) != width for r in rows):
         raise ValueError("rows differ in length")
-    board: list[int | None] = [None] * (width * height)
-    for r, row in enumerate(rows):
-        for c, char in enumerate(row):
-            if char != ".":
-                board[(height - 1 - r) * width + c] = SYMBOLS.index(char)
-    cells = tuple(board)
+    cells = read_marks(rows, width, SYMBOLS)
     if to_move is None:
         to_move = (width * height - cells.count(None)) % players
     outcome: Outcome | None = None
@@ -341,11 +329,7 @@ def from_ascii(
 
 def to_ascii(state: State) -> str:
     """The board as :func:`from_ascii` reads it, top rank first."""
-    w = state.width
-    return "\n".join(
-        " ".join("." if (owner := state.board[r * w + c]) is None else SYMBOLS[owner] for c in range(w))
-        for r in reversed(range(state.height))
-    )
+    return "\n".join(" ".join(row) for row in draw_marks(state.board, state.width, SYMBOLS))
 
 
 RULES = GameRules(

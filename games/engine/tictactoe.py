@@ -11,8 +11,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .base import BadNotation, GameRules, IllegalMove, Outcome, check_playing, check_turn, reject_unknown
-from .grid import cell_name, parse_cell
+from .base import BadNotation, GameRules, Outcome, check_playing, check_turn, reject_unknown
+from .grid import cell_name, check_free, draw_marks, parse_cell, read_marks, with_mark
 
 SIZE = 3
 CELLS = SIZE * SIZE
@@ -94,12 +94,8 @@ class State:
         if not isinstance(move, Mark):
             raise TypeError(f"not a tic-tac-toe move: {move!r}")
         cell = move.cell
-        if not 0 <= cell < CELLS:
-            raise IllegalMove("out_of_bounds", f"There is no cell {cell}: cells are a1-c3.")
-        owner = self.board[cell]
-        if owner is not None:
-            raise IllegalMove("occupied", f"{CELL_NAMES[cell]} is already taken by {SYMBOLS[owner]}.")
-        board = (*self.board[:cell], self.to_move, *self.board[cell + 1 :])
+        check_free(self.board, cell, SIZE, SYMBOLS)
+        board = with_mark(self.board, cell, self.to_move)
         return State(board=board, to_move=1 - self.to_move, outcome=_outcome(board, cell, self.to_move))
 
     def __str__(self) -> str:
@@ -124,6 +120,21 @@ def clean_options(options: Mapping[str, Any]) -> dict[str, Any]:
     return {}
 
 
+def reachable_positions() -> list[State]:
+    """Every position that legal play can reach from the start, each once (5,478 of them)."""
+    start = initial_state()
+    seen = {start.board: start}
+    stack = [start]
+    while stack:
+        state = stack.pop()
+        for move in state.legal_moves():
+            child = state.play(move)
+            if child.board not in seen:
+                seen[child.board] = child
+                stack.append(child)
+    return list(seen.values())
+
+
 def from_ascii(text: str, to_move: int | None = None) -> State:
     """A position from three rows, top rank first, of ``X``, ``O`` and ``.`` (blanks ignored).
 
@@ -133,12 +144,7 @@ def from_ascii(text: str, to_move: int | None = None) -> State:
     rows = ["".join(line.split()) for line in text.strip().splitlines()]
     if len(rows) != SIZE or any(len(r) != SIZE for r in rows):
         raise ValueError("need three rows of three marks")
-    board: list[int | None] = [None] * CELLS
-    for r, row in enumerate(rows):
-        for c, char in enumerate(row.upper()):
-            if char != ".":
-                board[(SIZE - 1 - r) * SIZE + c] = SYMBOLS.index(char)
-    cells = tuple(board)
+    cells = read_marks(rows, SIZE, SYMBOLS)
     if to_move is None:
         to_move = CROSS if cells.count(CROSS) == cells.count(NOUGHT) else NOUGHT
     winners = [
@@ -154,10 +160,7 @@ def from_ascii(text: str, to_move: int | None = None) -> State:
 
 def to_ascii(state: State) -> str:
     """The board as :func:`from_ascii` reads it, top rank first."""
-    return "\n".join(
-        " ".join("." if (owner := state.board[r * SIZE + c]) is None else SYMBOLS[owner] for c in range(SIZE))
-        for r in reversed(range(SIZE))
-    )
+    return "\n".join(" ".join(row) for row in draw_marks(state.board, SIZE, SYMBOLS))
 
 
 RULES = GameRules(

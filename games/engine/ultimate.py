@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .base import BadNotation, GameRules, IllegalMove, Outcome, check_playing, check_turn, reject_unknown
-from .grid import cell_name, parse_cell
+from .grid import cell_name, check_free, draw_marks, parse_cell, read_marks, with_mark
 from .tictactoe import WIN_LINES as SMALL_LINES
 
 SIZE = 9
@@ -150,11 +150,7 @@ class State:
         if not isinstance(move, Mark):
             raise TypeError(f"not an Ultimate Tic-Tac-Toe move: {move!r}")
         cell = move.cell
-        if not 0 <= cell < CELLS:
-            raise IllegalMove("out_of_bounds", f"There is no cell {cell}: cells are a1-i9.")
-        owner = self.board[cell]
-        if owner is not None:
-            raise IllegalMove("occupied", f"{CELL_NAMES[cell]} is already taken by {SYMBOLS[owner]}.")
+        check_free(self.board, cell, SIZE, SYMBOLS)
         allowed = self.allowed_boards
         small = BOARD_OF[cell]
         if small not in allowed:
@@ -168,7 +164,7 @@ class State:
 
     def _mark(self, cell: int) -> State:
         mover = self.to_move
-        board = (*self.board[:cell], mover, *self.board[cell + 1 :])
+        board = with_mark(self.board, cell, mover)
         small = BOARD_OF[cell]
         owners = self.board_owners
         lines = self.board_lines
@@ -237,12 +233,7 @@ def from_ascii(text: str, last_move: str | None = None, to_move: int | None = No
     rows = [r for r in rows if r and set(r) != {"-"} and set(r) != {"+", "-"}]
     if len(rows) != SIZE or any(len(r) != SIZE for r in rows):
         raise ValueError("need nine rows of nine marks")
-    board: list[int | None] = [None] * CELLS
-    for r, row in enumerate(rows):
-        for c, char in enumerate(row.upper()):
-            if char != ".":
-                board[(SIZE - 1 - r) * SIZE + c] = SYMBOLS.index(char)
-    cells = tuple(board)
+    cells = read_marks(rows, SIZE, SYMBOLS)
     owners: list[int | None] = [None] * BOARDS
     lines: list[tuple[tuple[int, ...], ...]] = [()] * BOARDS
     for b in range(BOARDS):
@@ -278,10 +269,9 @@ def from_ascii(text: str, last_move: str | None = None, to_move: int | None = No
 def to_ascii(state: State) -> str:
     """The 9x9 board, top rank first, small boards separated by ``|`` and blank lines."""
     out = []
-    for r in reversed(range(SIZE)):
-        marks = ["." if (owner := state.board[r * SIZE + c]) is None else SYMBOLS[owner] for c in range(SIZE)]
+    for r, marks in enumerate(draw_marks(state.board, SIZE, SYMBOLS)):
         out.append(" | ".join(" ".join(marks[k : k + 3]) for k in (0, 3, 6)))
-        if r in (6, 3):
+        if r in (2, 5):
             out.append("")
     return "\n".join(out)
 

@@ -13,6 +13,8 @@ from games.ai import connect as ai
 from games.ai.base import DRAW, LOSS, WIN
 from games.engine import connect
 
+from .helpers import match_scores
+
 ai.warm_up()
 
 
@@ -140,10 +142,4 @@ def test_levels_return_legal_moves(level: str) -> None:
 
 def test_master_beats_beginner() -> None:
     rng = random.Random(3)
-    for game in range(4):
-        state = connect.initial_state()
-        master = game % 2
-        while not state.is_over():
-            level = "master" if state.to_move == master else "beginner"
-            state = state.play(ai.choose_move(state, level, budget=0.05, rng=rng))
-        assert state.outcome is not None and state.outcome.winner == master
+    assert match_scores(ai, connect.initial_state(), "master", "beginner", 4, rng, budget=0.05) == [1] * 4

@@ -11,6 +11,8 @@ from games.ai import tictactoe as ai
 from games.ai.base import DRAW, LOSS, WIN
 from games.engine import tictactoe as ttt
 
+from .helpers import match_scores, play_out
+
 
 @cache
 def engine_value(state: ttt.State) -> int:
@@ -21,17 +23,7 @@ def engine_value(state: ttt.State) -> int:
 
 
 def all_open_positions() -> list[ttt.State]:
-    start = ttt.initial_state()
-    seen = {start.board: start}
-    stack = [start]
-    while stack:
-        state = stack.pop()
-        for move in state.legal_moves():
-            child = state.play(move)
-            if child.board not in seen:
-                seen[child.board] = child
-                stack.append(child)
-    return [s for s in seen.values() if not s.is_over()]
+    return [s for s in ttt.reachable_positions() if not s.is_over()]
 
 
 def test_perfect_is_optimal_in_every_reachable_position() -> None:
@@ -58,9 +50,7 @@ def test_analyse_is_exact() -> None:
 
 
 def play(levels: tuple[str, str], rng: random.Random) -> int | None:
-    state = ttt.initial_state()
-    while not state.is_over():
-        state = state.play(ai.choose_move(state, levels[state.to_move], rng=rng))
+    state: ttt.State = play_out(ai, ttt.initial_state(), levels, rng)
     assert state.outcome is not None
     return state.outcome.winner
 
@@ -68,14 +58,9 @@ def play(levels: tuple[str, str], rng: random.Random) -> int | None:
 @pytest.mark.parametrize("weaker", ["beginner", "casual", "club"])
 def test_perfect_never_loses_and_beats_weaker_levels(weaker: str) -> None:
     rng = random.Random(5)
-    wins = 0
-    for game in range(40):
-        seats = ("perfect", weaker) if game % 2 == 0 else (weaker, "perfect")
-        winner = play(seats, rng)
-        perfect_seat = seats.index("perfect")
-        assert winner in (perfect_seat, None)
-        wins += winner == perfect_seat
-    assert wins >= (10 if weaker != "club" else 1)
+    scores = match_scores(ai, ttt.initial_state(), "perfect", weaker, 40, rng)
+    assert -1 not in scores
+    assert scores.count(1) >= (10 if weaker != "club" else 1)
 
 
 def test_perfect_against_itself_draws() -> None:

@@ -13,6 +13,8 @@ from games.ai import ultimate as ai
 from games.ai import ultimate_core as core
 from games.engine import ultimate as u
 
+from .helpers import match_scores
+
 ai.warm_up()
 
 
@@ -96,13 +98,7 @@ def test_levels_return_legal_moves_in_time(level: str) -> None:
 
 def test_master_beats_random() -> None:
     rng = random.Random(6)
-    for game in range(2):
-        state = u.initial_state()
-        master = game % 2
-        while not state.is_over():
-            level = "master" if state.to_move == master else "beginner"
-            state = state.play(ai.choose_move(state, level, budget=0.05, rng=rng))
-        assert state.outcome is not None and state.outcome.winner == master
+    assert match_scores(ai, u.initial_state(), "master", "beginner", 2, rng, budget=0.05) == [1] * 2
 
 
 def test_search_speed() -> None:

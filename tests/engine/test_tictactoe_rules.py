@@ -15,24 +15,11 @@ from games.engine import tictactoe as ttt
 from games.engine.base import BadNotation, IllegalMove, OptionError
 
 
-def reachable() -> dict[tuple[int | None, ...], ttt.State]:
-    start = ttt.initial_state()
-    seen = {start.board: start}
-    stack = [start]
-    while stack:
-        state = stack.pop()
-        for move in state.legal_moves():
-            child = state.play(move)
-            if child.board not in seen:
-                seen[child.board] = child
-                stack.append(child)
-    return seen
-
-
 def test_reachable_positions_match_the_literature() -> None:
-    positions = reachable()
+    positions = ttt.reachable_positions()
     assert len(positions) == 5478
-    over = [s for s in positions.values() if s.is_over()]
+    assert len({s.board for s in positions}) == 5478
+    over = [s for s in positions if s.is_over()]
     assert len(positions) - len(over) == 4520
     assert len(over) == 958
     results = Counter(s.outcome.winner for s in over if s.outcome is not None)
