@@ -41,3 +41,9 @@ def _fresh_cache() -> Iterator[None]:
     cache.clear()
     yield
     cache.clear()
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Browser tests last: Playwright's sync API keeps an event loop running in the main
+    thread while its browser is open, which synchronous Django code must not meet."""
+    items.sort(key=lambda item: item.get_closest_marker("browser") is not None)
