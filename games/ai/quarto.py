@@ -47,21 +47,26 @@ _MIN_NODES = 200_000  # the first, shallow iteration always gets this many
 
 @dataclass(frozen=True)
 class _Level:
-    """How deep a level looks: ``depths`` are the placements searched beyond the current
+    """How a level plays: ``depths`` are the placements searched beyond the current
     action, in turn; ``exact_from`` is the number of empty cells from which the level
-    solves exactly (after its shallow iterations); ``forcing_first`` orders the actions
-    most forcing first (otherwise at random, so ties are broken at random)."""
+    solves exactly (after its shallow iterations); ``playouts`` is the share of the
+    budget spent on careful-random games that rank the actions the search cannot tell
+    apart; without them, ``forcing_first`` tries the most forcing actions first, and
+    ties go to the first found (the actions are shuffled first, so ties are random)."""
 
     depths: tuple[int, ...]
     exact_from: int
-    forcing_first: bool
+    playouts: float = 0.0
+    forcing_first: bool = False
 
 
 _SEARCH_LEVELS = {
-    "club": _Level(depths=(1, 2), exact_from=0, forcing_first=False),
+    "club": _Level(depths=(1, 2), exact_from=0),
     "expert": _Level(depths=(1, 2, 3), exact_from=9, forcing_first=True),
-    "perfect": _Level(depths=tuple(range(1, FULL_DEPTH)), exact_from=13, forcing_first=True),
+    "perfect": _Level(depths=tuple(range(1, FULL_DEPTH)), exact_from=13, playouts=0.2),
 }
+_PLAYOUT_RATE = 300_000  # careful-random games per second, a floor measured mid-game
+_MIN_PLAYOUTS = 8
 
 
 # --- small helpers on engine states -------------------------------------------------
@@ -169,7 +174,7 @@ class _Root:
 
     def terminal_value(self, action: Action) -> int | None:
         """The exact score of an action decided at once, else ``None``."""
-        traits, occ, avail = self.position
+        avail = self.position[2]
         n = self.n
         if isinstance(action, Place):
             assert self.hand is not None
@@ -195,6 +200,19 @@ class _Root:
             return [((traits, occ, avail & ~(1 << q)), q) for q in _bits(safe)]
         traits, occ, avail = self.position
         return [((traits, occ, avail & ~(1 << action.piece)), action.piece)]
+
+    def playout_score(self, action: Action, count: int, seed: int) -> float:
+        """Mean careful-random result of a non-terminal action for its mover."""
+        scores = [
+            -self.sol.playouts(pos, hand, count, seed + i)
+            for i, (pos, hand) in enumerate(self.children(action))
+        ]
+        return max(scores) if scores else -1.0
+
+    def playout_scores(self, actions: Sequence[Action], seconds: float, seed: int) -> dict[Action, float]:
+        children = sum(len(self.children(a)) for a in actions)
+        count = max(_MIN_PLAYOUTS, int(seconds * _PLAYOUT_RATE / max(children, 1)))
+        return {a: self.playout_score(a, count, seed) for a in actions}
 
     def search(
         self, action: Action, alpha: int, beta: int, depth: int, deadline: float, min_nodes: int = 0
@@ -247,7 +265,10 @@ def _choose_by_search(state: State, level: _Level, budget: float, rng: random.Ra
         if not live:  # every action loses at once
             return rng.choice(actions)
         rng.shuffle(live)
-        if level.forcing_first:
+        if level.playouts > 0:
+            scores = root.playout_scores(live, level.playouts * budget, rng.randrange(1 << 30))
+            live.sort(key=lambda a: -scores[a])
+        elif level.forcing_first:
             live = _forcing_order(root, live)
         depths = list(level.depths)
         if root.n <= level.exact_from:
@@ -255,26 +276,33 @@ def _choose_by_search(state: State, level: _Level, budget: float, rng: random.Ra
         chosen = live[0]
         for iteration, depth in enumerate(depths):
             full = depth >= root.n
-            alpha, beta = -1, 1
             best: Action | None = None
             best_value = -1000
             aborted = False
             for action in live:
+                alpha = max(-1, best_value)
                 value, aborted = root.search(
-                    action, max(alpha, best_value), beta, depth, deadline, _MIN_NODES if iteration == 0 else 0
+                    action, alpha, 1, depth, deadline, _MIN_NODES if iteration == 0 else 0
                 )
                 if aborted:
                     break
-                bounds[action].add(value, max(alpha, best_value), beta, full)
+                bounds[action].add(value, alpha, 1, full)
                 if best is None or value > best_value:
                     best, best_value = action, value
-                    if best_value >= beta:
+                    if best_value >= 1:
                         break
+            proven_lost = [a for a in live if bounds[a].high <= -_WIN_SCORE]
             if aborted or best is None:
+                # Keep what the unfinished iteration proved: a win or a draw beats a
+                # guess, and a guess beats an action now known to lose.
+                proven = [a for a in live if bounds[a].low >= 0]
+                if proven:
+                    chosen = max(proven, key=lambda a: bounds[a].low)
+                elif chosen in proven_lost and len(proven_lost) < len(live):
+                    chosen = next(a for a in live if a not in proven_lost)
                 break
             chosen = best
-            proven_lost = [a for a in live if bounds[a].high <= -_WIN_SCORE]
-            if best_value >= _WIN_SCORE or full or len(proven_lost) == len(live):
+            if best_value >= 1 or full or len(proven_lost) == len(live):
                 break
             # Search the best first next time; drop actions already proven lost.
             live = [best] + [a for a in live if a is not best and a not in proven_lost]
@@ -351,7 +379,9 @@ def analyse(state: State, budget: float = 1.0) -> list[ActionValue]:
             b = bounds[action]
             if b.exact or b.outcome not in (WIN, LOSS) or time.perf_counter() >= deadline:
                 continue
-            alpha, beta = (_WIN_SCORE - 1, _WIN_SCORE + 16) if b.outcome == WIN else (-_WIN_SCORE - 16, 1 - _WIN_SCORE)
+            alpha, beta = (
+                (_WIN_SCORE - 1, _WIN_SCORE + 16) if b.outcome == WIN else (-_WIN_SCORE - 16, 1 - _WIN_SCORE)
+            )
             value, aborted = root.search(action, alpha, beta, FULL_DEPTH, deadline)
             if not aborted:
                 b.add(value, alpha, beta, True)
@@ -362,7 +392,9 @@ def _action_value(state: State, action: Action, b: _Bounds) -> ActionValue:
     outcome = b.outcome
     if b.exact and outcome is not None:
         value, distance = _describe(state, b.low)
-        return ActionValue(action, value, True, distance, 1.0 if value == WIN else -1.0 if value == LOSS else 0.0)
+        return ActionValue(
+            action, value, True, distance, 1.0 if value == WIN else -1.0 if value == LOSS else 0.0
+        )
     if outcome == WIN:
         return ActionValue(action, WIN, False, None, 1.0)
     if outcome == LOSS:

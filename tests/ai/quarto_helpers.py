@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from functools import lru_cache
+from functools import cache
 
 from games.ai.quarto import safe_pieces, winning_cells
 from games.engine.quarto import Give, Place, State, initial_state
@@ -26,7 +26,7 @@ def random_position(rng: random.Random, empties: int, phase: str = "place", adva
                 break
             state = state.play(Place(rng.choice(cells)))
             safe = safe_pieces(state)
-            if not safe or len(state.empty_cells) == empties and phase == "give":
+            if not safe or (len(state.empty_cells) == empties and phase == "give"):
                 ok = bool(safe)
                 break
             state = state.play(Give(rng.choice(safe)))
@@ -39,7 +39,7 @@ def random_position(rng: random.Random, empties: int, phase: str = "place", adva
         return state
 
 
-@lru_cache(maxsize=None)
+@cache
 def reference_score(state: State) -> int:
     """Exact score for the side to move by plain minimax over engine states: a win that
     leaves ``e`` empty cells is ``WIN_SCORE + e``, a loss its negation, a draw 0."""
