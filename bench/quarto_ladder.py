@@ -49,11 +49,15 @@ def main() -> None:
     parser.add_argument("--perfect-games", type=int, default=None, help="games for perfect vs non-neighbours")
     parser.add_argument("--budget", type=float, default=0.1, help="seconds per action (default 0.1)")
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--only", default="", help="comma-separated pairings to play, e.g. perfect-expert")
     args = parser.parse_args()
 
     pairs = [(LEVELS[i + 1], LEVELS[i]) for i in range(len(LEVELS) - 1)]
     pairs += [("perfect", weak) for weak in LEVELS[:-2]]
-    neighbours = pairs[: len(LEVELS) - 1]
+    if args.only:
+        wanted = {tuple(p.split("-")) for p in args.only.split(",")}
+        pairs = [p for p in pairs if p in wanted]
+    neighbours = [(LEVELS[i + 1], LEVELS[i]) for i in range(len(LEVELS) - 1)]
     jobs = []
     for strong, weak in pairs:
         games = args.games if (strong, weak) in neighbours else (args.perfect_games or args.games)

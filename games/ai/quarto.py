@@ -62,8 +62,8 @@ class _Level:
 
 _SEARCH_LEVELS = {
     "club": _Level(depths=(1, 2), exact_from=0),
-    "expert": _Level(depths=(1, 2, 3), exact_from=9, forcing_first=True),
-    "perfect": _Level(depths=tuple(range(1, FULL_DEPTH)), exact_from=13, playouts=0.2),
+    "expert": _Level(depths=(1, 2), exact_from=7, forcing_first=True),
+    "perfect": _Level(depths=tuple(range(1, FULL_DEPTH)), exact_from=13, playouts=0.4),
 }
 _PLAYOUT_RATE = 300_000  # careful-random games per second, a floor measured mid-game
 _MIN_PLAYOUTS = 8

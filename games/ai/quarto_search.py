@@ -368,24 +368,41 @@ def search_place(
         entry = work[n, PAIRS + i]
         c = (entry >> 8) & 0xFF
         q = entry & 0xFF
-        v = -search_place(
-            traits | (hand_bits << c),
-            occ | (1 << c),
-            avail & ~(1 << q),
-            q,
-            -beta,
-            -alpha,
-            depth - 1,
-            threat,
-            pieces_with,
-            spread,
-            lines,
-            symt,
-            tt1,
-            tt2,
-            stats,
-            work,
-        )
+        if n == 3:
+            # The opponent places q on one of the two cells left and gives the last
+            # piece: a draw if some placement leaves it safe, else they lose.
+            stats[S_NODES] += 1
+            tr2 = traits | (hand_bits << c)
+            occ2 = occ | (1 << c)
+            last = avail & ~(1 << q)
+            v = WIN
+            rest = ~occ2 & 0xFFFF
+            while rest:
+                cbit = rest & -rest
+                rest ^= cbit
+                cq = lowest_bit_index(cbit)
+                if dangerous_pieces(tr2 | (spread[q] << cq), occ2 | cbit, threat, pieces_with) & last == 0:
+                    v = 0
+                    break
+        else:
+            v = -search_place(
+                traits | (hand_bits << c),
+                occ | (1 << c),
+                avail & ~(1 << q),
+                q,
+                -beta,
+                -alpha,
+                depth - 1,
+                threat,
+                pieces_with,
+                spread,
+                lines,
+                symt,
+                tt1,
+                tt2,
+                stats,
+                work,
+            )
         if stats[S_ABORTED]:
             return 0
         if v > best:
