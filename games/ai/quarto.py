@@ -81,8 +81,8 @@ def winning_cells(state: State, piece: int) -> list[int]:
             continue
         lines = LINES_THROUGH[cell] + (SQUARES_THROUGH[cell] if state.advanced else ())
         for line in lines:
-            others = [board[i] for i in line if i != cell]
-            if None not in others and is_quarto(piece, *others):  # type: ignore[misc]
+            others = [p for p in (board[i] for i in line if i != cell) if p is not None]
+            if len(others) == len(line) - 1 and is_quarto(piece, others[0], others[1], others[2]):
                 wins.append(cell)
                 break
     return wins

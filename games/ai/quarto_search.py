@@ -104,7 +104,7 @@ def can_still_win(traits: int, occ: int, remaining: int, lines: np.ndarray, piec
 
 @njit(cache=True, nogil=True, inline="always")
 def _image(symt: np.ndarray, s: int, x: int) -> int:
-    return symt[s, 0, x & 0xFF] | symt[s, 1, (x >> 8) & 0xFF]
+    return int(symt[s, 0, x & 0xFF] | symt[s, 1, (x >> 8) & 0xFF])
 
 
 @njit(cache=True, nogil=True)
@@ -164,7 +164,7 @@ def canonical_key(traits: int, occ: int, hand: int, symt: np.ndarray) -> tuple[i
 @njit(cache=True, nogil=True, inline="always")
 def _slot(k1: int, k2: int, mask: int) -> int:
     h = (np.uint64(k1) ^ (np.uint64(k2) * np.uint64(_M2))) * np.uint64(_M1)
-    return np.int64(h >> np.uint64(40)) & mask
+    return int(np.int64(h >> np.uint64(40))) & mask
 
 
 @njit(cache=True, nogil=True)
@@ -295,7 +295,7 @@ def search_place(
         k1, k2 = canonical_key(traits, occ, hand, symt)
         k2 |= stats[S_VARIANT] << 20
         slot = _slot(k1, k2, tt1.shape[0] - 1)
-        e2 = tt2[slot]
+        e2 = int(tt2[slot])
         if tt1[slot] == k1 and (e2 & 0xFFFFFF) == k2:
             value = ((e2 >> 24) & 0xFF) - 128
             flag = (e2 >> 32) & 3
