@@ -63,7 +63,7 @@ class _Level:
 _SEARCH_LEVELS = {
     "club": _Level(depths=(1, 2), exact_from=0),
     "expert": _Level(depths=(1, 2), exact_from=7, forcing_first=True),
-    "perfect": _Level(depths=tuple(range(1, FULL_DEPTH)), exact_from=13, playouts=0.4),
+    "perfect": _Level(depths=tuple(range(1, FULL_DEPTH)), exact_from=13, playouts=0.5),
 }
 _PLAYOUT_RATE = 300_000  # careful-random games per second, a floor measured mid-game
 _MIN_PLAYOUTS = 8
@@ -245,7 +245,8 @@ def _forcing_order(root: _Root, actions: list[Action]) -> list[Action]:
     return sorted(actions, key=lambda a: rank.get(a.cell, 999) if isinstance(a, Place) else 0)
 
 
-def _choose_by_search(state: State, level: _Level, budget: float, rng: random.Random) -> Action:
+def _choose_by_search(state: State, level: _Level, budget: float, rng: random.Random) -> tuple[Action, bool]:
+    """The chosen action, and whether it was chosen by an exact (full-depth) search."""
     start = time.perf_counter()
     deadline = start + budget
     with solver(state.advanced) as sol:
@@ -261,12 +262,15 @@ def _choose_by_search(state: State, level: _Level, budget: float, rng: random.Ra
                 bounds[action] = _Bounds(value, value)
         wins = [a for a in actions if bounds[a].low >= _WIN_SCORE]
         if wins:
-            return max(wins, key=lambda a: bounds[a].low)
+            return max(wins, key=lambda a: bounds[a].low), True
         if not live:  # every action loses at once
-            return rng.choice(actions)
+            return rng.choice(actions), True
         rng.shuffle(live)
         if level.playouts > 0:
-            scores = root.playout_scores(live, level.playouts * budget, rng.randrange(1 << 30))
+            # Playouts guide the opening; within reach of the exact search they only
+            # choose between equal actions, so they get a small, capped share.
+            share = level.playouts * budget if root.n > level.exact_from else min(0.1 * budget, 0.1)
+            scores = root.playout_scores(live, share, rng.randrange(1 << 30))
             live.sort(key=lambda a: -scores[a])
         elif level.forcing_first:
             live = _forcing_order(root, live)
@@ -274,6 +278,7 @@ def _choose_by_search(state: State, level: _Level, budget: float, rng: random.Ra
         if root.n <= level.exact_from:
             depths = [d for d in depths if d <= 2] + [FULL_DEPTH]
         chosen = live[0]
+        exact = False
         for iteration, depth in enumerate(depths):
             full = depth >= root.n
             best: Action | None = None
@@ -302,11 +307,12 @@ def _choose_by_search(state: State, level: _Level, budget: float, rng: random.Ra
                     chosen = next(a for a in live if a not in proven_lost)
                 break
             chosen = best
-            if best_value >= 1 or full or len(proven_lost) == len(live):
+            exact = full or best_value >= 1 or len(proven_lost) == len(live)
+            if exact:
                 break
             # Search the best first next time; drop actions already proven lost.
             live = [best] + [a for a in live if a is not best and a not in proven_lost]
-        return chosen
+        return chosen, exact
 
 
 def _casual(state: State, rng: random.Random) -> Action:
@@ -332,7 +338,7 @@ def choose_move(state: State, level: str, budget: float = 1.0, rng: random.Rando
         return rng.choice(state.legal_moves())
     if level == "casual":
         return _casual(state, rng)
-    return _choose_by_search(state, _SEARCH_LEVELS[level], budget, rng)
+    return _choose_by_search(state, _SEARCH_LEVELS[level], budget, rng)[0]
 
 
 # --- analysis -----------------------------------------------------------------------------
