@@ -4,9 +4,11 @@ Public API (what the web layer calls):
 
 - :data:`LEVELS`, weakest first: ``beginner`` (random cell, random piece), ``casual``
   (takes an immediate win, never gives a piece that wins at once when another piece
-  exists), ``club`` (looks two placements ahead), ``expert`` (three placements ahead,
-  exact from 9 empty cells), ``perfect`` (exact whenever it can solve the position in
-  the budget, from 13 empty cells down; deepening search before).
+  exists), ``club`` (looks two placements ahead, picks at random among the actions it
+  cannot tell apart), ``expert`` (two placements ahead, ranks those actions by
+  careful-random playouts, solves exactly from 6 empty cells), ``perfect`` (exact
+  whenever it can solve the position within the budget, tried from 13 empty cells
+  down; before that, deepening search and playouts).
 - :func:`choose_move` returns one action: a :class:`Place` in the place phase, a
   :class:`Give` in the give phase.
 - :func:`analyse` values every legal action; :func:`review` judges every action of a
@@ -514,7 +516,12 @@ def review(
 
 
 def warm_up() -> float:
-    """Load (or compile, the first time) the compiled search and run a tiny solve; seconds taken."""
+    """Load the compiled search and run a tiny solve; returns the seconds taken.
+
+    The compiled code is cached on disk (numba's ``cache=True``: next to the sources, or
+    in ``NUMBA_CACHE_DIR`` when that is set), so only the very first start compiles
+    (several seconds); later processes load it. Call this once when a server starts.
+    """
     start = time.perf_counter()
     state = RULES.replay({}, ["0", "a1", "1", "b1", "2", "c2", "4", "d3", "8"])
     for advanced in (False,):
