@@ -4,9 +4,11 @@ Public API (what the web layer calls):
 
 - :data:`LEVELS`, weakest first: ``beginner`` (random cell, random piece), ``casual``
   (takes an immediate win, never gives a piece that wins at once when another piece
-  exists), ``club`` (looks two placements ahead), ``expert`` (three placements ahead,
-  exact from 9 empty cells), ``perfect`` (exact whenever it can solve the position in
-  the budget, from 13 empty cells down; deepening search before).
+  exists), ``club`` (looks two placements ahead, picks at random among the actions it
+  cannot tell apart), ``expert`` (two placements ahead, ranks those actions by
+  careful-random playouts, solves exactly from 6 empty cells), ``perfect`` (exact
+  whenever it can solve the position within the budget, tried from 13 empty cells
+  down; before that, deepening search and playouts).
 - :func:`choose_move` returns one action: a :class:`Place` in the place phase, a
   :class:`Give` in the give phase.
 - :func:`analyse` values every legal action; :func:`review` judges every action of a
@@ -47,21 +49,26 @@ _MIN_NODES = 200_000  # the first, shallow iteration always gets this many
 
 @dataclass(frozen=True)
 class _Level:
-    """How deep a level looks: ``depths`` are the placements searched beyond the current
+    """How a level plays: ``depths`` are the placements searched beyond the current
     action, in turn; ``exact_from`` is the number of empty cells from which the level
-    solves exactly (after its shallow iterations); ``forcing_first`` orders the actions
-    most forcing first (otherwise at random, so ties are broken at random)."""
+    solves exactly (after its shallow iterations); ``playouts`` is the share of the
+    budget spent on careful-random games that rank the actions the search cannot tell
+    apart; without them, ``forcing_first`` tries the most forcing actions first, and
+    ties go to the first found (the actions are shuffled first, so ties are random)."""
 
     depths: tuple[int, ...]
     exact_from: int
-    forcing_first: bool
+    playouts: float = 0.0
+    forcing_first: bool = False
 
 
 _SEARCH_LEVELS = {
-    "club": _Level(depths=(1, 2), exact_from=0, forcing_first=False),
-    "expert": _Level(depths=(1, 2, 3), exact_from=9, forcing_first=True),
-    "perfect": _Level(depths=tuple(range(1, FULL_DEPTH)), exact_from=13, forcing_first=True),
+    "club": _Level(depths=(1, 2), exact_from=0),
+    "expert": _Level(depths=(1, 2), exact_from=6, playouts=0.1),
+    "perfect": _Level(depths=tuple(range(1, FULL_DEPTH)), exact_from=13, playouts=0.5),
 }
+_PLAYOUT_RATE = 300_000  # careful-random games per second, a floor measured mid-game
+_MIN_PLAYOUTS = 8
 
 
 # --- small helpers on engine states -------------------------------------------------
@@ -77,7 +84,7 @@ def winning_cells(state: State, piece: int) -> list[int]:
         lines = LINES_THROUGH[cell] + (SQUARES_THROUGH[cell] if state.advanced else ())
         for line in lines:
             others = [p for p in (board[i] for i in line if i != cell) if p is not None]
-            if len(others) == len(line) - 1 and is_quarto(piece, *others):
+            if len(others) == len(line) - 1 and is_quarto(piece, others[0], others[1], others[2]):
                 wins.append(cell)
                 break
     return wins
@@ -169,7 +176,7 @@ class _Root:
 
     def terminal_value(self, action: Action) -> int | None:
         """The exact score of an action decided at once, else ``None``."""
-        traits, occ, avail = self.position
+        avail = self.position[2]
         n = self.n
         if isinstance(action, Place):
             assert self.hand is not None
@@ -195,6 +202,19 @@ class _Root:
             return [((traits, occ, avail & ~(1 << q)), q) for q in _bits(safe)]
         traits, occ, avail = self.position
         return [((traits, occ, avail & ~(1 << action.piece)), action.piece)]
+
+    def playout_score(self, action: Action, count: int, seed: int) -> float:
+        """Mean careful-random result of a non-terminal action for its mover."""
+        scores = [
+            -self.sol.playouts(pos, hand, count, seed + i)
+            for i, (pos, hand) in enumerate(self.children(action))
+        ]
+        return max(scores) if scores else -1.0
+
+    def playout_scores(self, actions: Sequence[Action], seconds: float, seed: int) -> dict[Action, float]:
+        children = sum(len(self.children(a)) for a in actions)
+        count = max(_MIN_PLAYOUTS, int(seconds * _PLAYOUT_RATE / max(children, 1)))
+        return {a: self.playout_score(a, count, seed) for a in actions}
 
     def search(
         self, action: Action, alpha: int, beta: int, depth: int, deadline: float, min_nodes: int = 0
@@ -227,7 +247,8 @@ def _forcing_order(root: _Root, actions: list[Action]) -> list[Action]:
     return sorted(actions, key=lambda a: rank.get(a.cell, 999) if isinstance(a, Place) else 0)
 
 
-def _choose_by_search(state: State, level: _Level, budget: float, rng: random.Random) -> Action:
+def _choose_by_search(state: State, level: _Level, budget: float, rng: random.Random) -> tuple[Action, bool]:
+    """The chosen action, and whether it was chosen by an exact (full-depth) search."""
     start = time.perf_counter()
     deadline = start + budget
     with solver(state.advanced) as sol:
@@ -243,42 +264,57 @@ def _choose_by_search(state: State, level: _Level, budget: float, rng: random.Ra
                 bounds[action] = _Bounds(value, value)
         wins = [a for a in actions if bounds[a].low >= _WIN_SCORE]
         if wins:
-            return max(wins, key=lambda a: bounds[a].low)
+            return max(wins, key=lambda a: bounds[a].low), True
         if not live:  # every action loses at once
-            return rng.choice(actions)
+            return rng.choice(actions), True
         rng.shuffle(live)
-        if level.forcing_first:
+        if level.playouts > 0:
+            # Playouts guide the opening; within reach of the exact search they only
+            # choose between equal actions, so they get a small, capped share.
+            share = level.playouts * budget if root.n > level.exact_from else min(0.1 * budget, 0.1)
+            scores = root.playout_scores(live, share, rng.randrange(1 << 30))
+            live.sort(key=lambda a: -scores[a])
+        elif level.forcing_first:
             live = _forcing_order(root, live)
         depths = list(level.depths)
         if root.n <= level.exact_from:
             depths = [d for d in depths if d <= 2] + [FULL_DEPTH]
         chosen = live[0]
+        exact = False
         for iteration, depth in enumerate(depths):
             full = depth >= root.n
-            alpha, beta = -1, 1
             best: Action | None = None
             best_value = -1000
             aborted = False
             for action in live:
+                alpha = max(-1, best_value)
                 value, aborted = root.search(
-                    action, max(alpha, best_value), beta, depth, deadline, _MIN_NODES if iteration == 0 else 0
+                    action, alpha, 1, depth, deadline, _MIN_NODES if iteration == 0 else 0
                 )
                 if aborted:
                     break
-                bounds[action].add(value, max(alpha, best_value), beta, full)
+                bounds[action].add(value, alpha, 1, full)
                 if best is None or value > best_value:
                     best, best_value = action, value
-                    if best_value >= beta:
+                    if best_value >= 1:
                         break
+            proven_lost = [a for a in live if bounds[a].high <= -_WIN_SCORE]
             if aborted or best is None:
+                # Keep what the unfinished iteration proved: a win or a draw beats a
+                # guess, and a guess beats an action now known to lose.
+                proven = [a for a in live if bounds[a].low >= 0]
+                if proven:
+                    chosen = max(proven, key=lambda a: bounds[a].low)
+                elif chosen in proven_lost and len(proven_lost) < len(live):
+                    chosen = next(a for a in live if a not in proven_lost)
                 break
             chosen = best
-            proven_lost = [a for a in live if bounds[a].high <= -_WIN_SCORE]
-            if best_value >= _WIN_SCORE or full or len(proven_lost) == len(live):
+            exact = full or best_value >= 1 or len(proven_lost) == len(live)
+            if exact:
                 break
             # Search the best first next time; drop actions already proven lost.
             live = [best] + [a for a in live if a is not best and a not in proven_lost]
-        return chosen
+        return chosen, exact
 
 
 def _casual(state: State, rng: random.Random) -> Action:
@@ -304,7 +340,7 @@ def choose_move(state: State, level: str, budget: float = 1.0, rng: random.Rando
         return rng.choice(state.legal_moves())
     if level == "casual":
         return _casual(state, rng)
-    return _choose_by_search(state, _SEARCH_LEVELS[level], budget, rng)
+    return _choose_by_search(state, _SEARCH_LEVELS[level], budget, rng)[0]
 
 
 # --- analysis -----------------------------------------------------------------------------
@@ -316,10 +352,13 @@ def analyse(state: State, budget: float = 1.0) -> list[ActionValue]:
     Exact values (win/draw/loss and the distance in plies to the end of the game, with
     best play from both sides) where proved within ``budget`` seconds; otherwise
     ``exact=False`` with ``value`` "win"/"loss" when a result is proved but its distance
-    is not, and ``score`` an estimate in [-1, 1] (0 when nothing is known).
+    is not, and otherwise ``value=None`` and ``score`` an estimate in [-1, 1]: the mean
+    result of careful-random games (take a win at once, never give a winning piece when
+    a safe one exists) from the action on. About a fifth of the budget (at most 0.5 s)
+    goes to those games when some actions stay unproved.
     """
     _check(state)
-    deadline = time.perf_counter() + budget
+    deadline = time.perf_counter() + 0.8 * budget
     actions: list[Action] = list(state.legal_moves())
     with solver(state.advanced) as sol:
         root = _Root(sol, state)
@@ -357,10 +396,13 @@ def analyse(state: State, budget: float = 1.0) -> list[ActionValue]:
             value, aborted = root.search(action, alpha, beta, FULL_DEPTH, deadline)
             if not aborted:
                 b.add(value, alpha, beta, True)
-    return [_action_value(state, a, bounds[a]) for a in actions]
+        # Estimates for what stays unknown: careful-random playouts.
+        unknown = [a for a in pending if bounds[a].outcome is None]
+        estimates = root.playout_scores(unknown, min(0.2 * budget, 0.5), seed=len(state.empty_cells))
+    return [_action_value(state, a, bounds[a], estimates.get(a, 0.0)) for a in actions]
 
 
-def _action_value(state: State, action: Action, b: _Bounds) -> ActionValue:
+def _action_value(state: State, action: Action, b: _Bounds, estimate: float = 0.0) -> ActionValue:
     outcome = b.outcome
     if b.exact and outcome is not None:
         value, distance = _describe(state, b.low)
@@ -373,7 +415,7 @@ def _action_value(state: State, action: Action, b: _Bounds) -> ActionValue:
         return ActionValue(action, LOSS, False, None, -1.0)
     if outcome == DRAW:
         return ActionValue(action, DRAW, True, _plies(state, 0), 0.0)
-    return ActionValue(action, None, False, None, 0.0)
+    return ActionValue(action, None, False, None, estimate)
 
 
 # --- review ---------------------------------------------------------------------------------
@@ -474,7 +516,12 @@ def review(
 
 
 def warm_up() -> float:
-    """Load (or compile, the first time) the compiled search and run a tiny solve; seconds taken."""
+    """Load the compiled search and run a tiny solve; returns the seconds taken.
+
+    The compiled code is cached on disk (numba's ``cache=True``: next to the sources, or
+    in ``NUMBA_CACHE_DIR`` when that is set), so only the very first start compiles
+    (several seconds); later processes load it. Call this once when a server starts.
+    """
     start = time.perf_counter()
     state = RULES.replay({}, ["0", "a1", "1", "b1", "2", "c2", "4", "d3", "8"])
     for advanced in (False,):

@@ -104,7 +104,7 @@ def can_still_win(traits: int, occ: int, remaining: int, lines: np.ndarray, piec
 
 @njit(cache=True, nogil=True, inline="always")
 def _image(symt: np.ndarray, s: int, x: int) -> int:
-    return symt[s, 0, x & 0xFF] | symt[s, 1, (x >> 8) & 0xFF]
+    return int(symt[s, 0, x & 0xFF] | symt[s, 1, (x >> 8) & 0xFF])
 
 
 @njit(cache=True, nogil=True)
@@ -164,7 +164,7 @@ def canonical_key(traits: int, occ: int, hand: int, symt: np.ndarray) -> tuple[i
 @njit(cache=True, nogil=True, inline="always")
 def _slot(k1: int, k2: int, mask: int) -> int:
     h = (np.uint64(k1) ^ (np.uint64(k2) * np.uint64(_M2))) * np.uint64(_M1)
-    return np.int64(h >> np.uint64(40)) & mask
+    return int(np.int64(h >> np.uint64(40))) & mask
 
 
 @njit(cache=True, nogil=True)
@@ -295,7 +295,7 @@ def search_place(
         k1, k2 = canonical_key(traits, occ, hand, symt)
         k2 |= stats[S_VARIANT] << 20
         slot = _slot(k1, k2, tt1.shape[0] - 1)
-        e2 = tt2[slot]
+        e2 = int(tt2[slot])
         if tt1[slot] == k1 and (e2 & 0xFFFFFF) == k2:
             value = ((e2 >> 24) & 0xFF) - 128
             flag = (e2 >> 32) & 3
@@ -368,24 +368,41 @@ def search_place(
         entry = work[n, PAIRS + i]
         c = (entry >> 8) & 0xFF
         q = entry & 0xFF
-        v = -search_place(
-            traits | (hand_bits << c),
-            occ | (1 << c),
-            avail & ~(1 << q),
-            q,
-            -beta,
-            -alpha,
-            depth - 1,
-            threat,
-            pieces_with,
-            spread,
-            lines,
-            symt,
-            tt1,
-            tt2,
-            stats,
-            work,
-        )
+        if n == 3:
+            # The opponent places q on one of the two cells left and gives the last
+            # piece: a draw if some placement leaves it safe, else they lose.
+            stats[S_NODES] += 1
+            tr2 = traits | (hand_bits << c)
+            occ2 = occ | (1 << c)
+            last = avail & ~(1 << q)
+            v = WIN
+            rest = ~occ2 & 0xFFFF
+            while rest:
+                cbit = rest & -rest
+                rest ^= cbit
+                cq = lowest_bit_index(cbit)
+                if dangerous_pieces(tr2 | (spread[q] << cq), occ2 | cbit, threat, pieces_with) & last == 0:
+                    v = 0
+                    break
+        else:
+            v = -search_place(
+                traits | (hand_bits << c),
+                occ | (1 << c),
+                avail & ~(1 << q),
+                q,
+                -beta,
+                -alpha,
+                depth - 1,
+                threat,
+                pieces_with,
+                spread,
+                lines,
+                symt,
+                tt1,
+                tt2,
+                stats,
+                work,
+            )
         if stats[S_ABORTED]:
             return 0
         if v > best:
@@ -423,3 +440,85 @@ def _store(
         stored = depth if depth < n else n
         tt1[slot] = k1
         tt2[slot] = k2 | ((best + 128) << 24) | (flag << 32) | (stored << 34)
+
+
+@njit(cache=True, nogil=True)
+def playouts(
+    traits: int,
+    occ: int,
+    avail: int,
+    hand: int,
+    count: int,
+    seed: int,
+    threat: np.ndarray,
+    pieces_with: np.ndarray,
+    spread: np.ndarray,
+) -> float:
+    """Mean result (1 win, 0 draw, -1 loss) for the side to place ``hand`` over ``count``
+    games played on by "careful random" players: take a win at once when there is one,
+    otherwise a random placement after which some piece is safe to give, then a random
+    safe piece. It measures how easily a fallible player goes wrong from here."""
+    np.random.seed(seed)
+    total = 0
+    for _ in range(count):
+        t = traits
+        o = occ
+        a = avail
+        h = hand
+        sign = 1
+        result = 0
+        while True:
+            empty = ~o & 0xFFFF
+            if empty == 0:
+                break
+            if winning_cells(t, o, h, threat):
+                result = sign
+                break
+            # Pick a random placement that leaves a safe piece, if any.
+            n = popcount(empty)
+            start = np.random.randint(n)
+            chosen_cell = -1
+            chosen_safe = 0
+            cells = empty
+            i = 0
+            while cells:
+                cbit = cells & -cells
+                cells ^= cbit
+                if i >= start or chosen_cell < 0:
+                    c = lowest_bit_index(cbit)
+                    safe = a & ~dangerous_pieces(t | (spread[h] << c), o | cbit, threat, pieces_with)
+                    if safe or chosen_cell < 0:
+                        chosen_cell = c
+                        chosen_safe = safe
+                        if safe and i >= start:
+                            break
+                i += 1
+            if chosen_safe == 0 and start > 0:
+                # Wrap around: the cells before ``start``.
+                cells = empty
+                while cells:
+                    cbit = cells & -cells
+                    cells ^= cbit
+                    c = lowest_bit_index(cbit)
+                    safe = a & ~dangerous_pieces(t | (spread[h] << c), o | cbit, threat, pieces_with)
+                    if safe:
+                        chosen_cell = c
+                        chosen_safe = safe
+                        break
+            t = t | (spread[h] << chosen_cell)
+            o = o | (1 << chosen_cell)
+            if a == 0:
+                break
+            if chosen_safe == 0:
+                result = -sign
+                break
+            k = np.random.randint(popcount(chosen_safe))
+            pieces = chosen_safe
+            for _ in range(k):
+                pieces &= pieces - 1
+            q = lowest_bit_index(pieces & -pieces)
+            a &= ~(1 << q)
+            h = q
+            sign = -sign
+        total += result
+    return total / count

@@ -135,6 +135,12 @@ class Solver:
             return pairs[0]
         return pairs[:count]
 
+    def playouts(self, position: Position, hand: int, count: int, seed: int) -> float:
+        """Mean result of ``count`` careful-random games for the side to place ``hand``."""
+        traits, occ, avail = position
+        t = self.tables
+        return float(qs.playouts(traits, occ, avail, hand, count, seed, t.threat, t.pieces_with, t.spread))
+
     def search(
         self, position: Position, hand: int, alpha: int, beta: int, depth: int, node_limit: int
     ) -> SearchResult:

@@ -1,0 +1,206 @@
+"""The Quarto players' public API: levels, budgets, safety rules, analysis and review."""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from games.ai.quarto import (
+    LEVELS,
+    ReviewEntry,
+    analyse,
+    choose_move,
+    review,
+    safe_pieces,
+    warm_up,
+    winning_cells,
+)
+from games.engine.quarto import RULES, Give, Place, State, from_ascii, initial_state
+
+from .quarto_helpers import random_position
+
+SEARCH_LEVELS = [level for level in LEVELS if level != "beginner"]
+
+
+def test_levels_weakest_first() -> None:
+    assert LEVELS[:2] == ("beginner", "casual")
+    assert LEVELS[-1] == "perfect"
+    assert len(LEVELS) >= 5
+
+
+def test_warm_up_returns_seconds() -> None:
+    assert warm_up() >= 0.0
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_every_level_plays_a_legal_action_in_both_phases(level: str) -> None:
+    rng = random.Random(level)
+    state: State = initial_state()
+    for _ in range(6):
+        action = choose_move(state, level, 0.05, rng)
+        assert action in state.legal_moves()
+        assert isinstance(action, Place if state.phase == "place" else Give)
+        state = state.play(action)
+
+
+def test_unknown_level_and_finished_game_are_refused() -> None:
+    with pytest.raises(ValueError, match="unknown Quarto level"):
+        choose_move(initial_state(), "grandmaster")
+    state = RULES.replay({}, ["0", "a1", "1", "b1", "2", "c1", "3", "d1"])
+    assert state.is_over()
+    with pytest.raises(ValueError):
+        choose_move(state, "perfect")
+
+
+@pytest.mark.parametrize("level", ["expert", "perfect"])
+def test_budget_is_respected(level: str) -> None:
+    rng = random.Random(1)
+    state = initial_state().play(Give(0)).play(Place(5))
+    for budget, bound in ((0.2, 1.0), (0.01, 0.6)):
+        start = time.perf_counter()
+        choose_move(state, level, budget, rng)
+        choose_move(state.play(Give(3)), level, budget, rng)
+        assert time.perf_counter() - start < 2 * bound
+
+
+@pytest.mark.parametrize("level", SEARCH_LEVELS)
+def test_immediate_win_is_always_taken(level: str) -> None:
+    rng = random.Random(f"win-{level}")
+    checked = 0
+    while checked < 15:
+        state = random_position(rng, rng.randint(4, 12))
+        # Give the side to move a piece that wins at once.
+        state = State(board=state.board, in_hand=None, to_move=state.to_move)
+        winners = [p for p in state.available if winning_cells(state, p)]
+        if not winners:
+            continue
+        piece = rng.choice(winners)
+        state = State(board=state.board, in_hand=piece, to_move=state.to_move)
+        action = choose_move(state, level, 0.05, rng)
+        assert isinstance(action, Place)
+        assert action.cell in winning_cells(state, piece)
+        checked += 1
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10**6), empties=st.integers(3, 14), level=st.sampled_from(SEARCH_LEVELS))
+def test_never_gives_a_winning_piece_when_a_safe_one_exists(seed: int, empties: int, level: str) -> None:
+    rng = random.Random(seed)
+    state = random_position(rng, empties, "give")
+    safe = safe_pieces(state)
+    action = choose_move(state, level, 0.02, rng)
+    assert isinstance(action, Give)
+    if safe:
+        assert action.piece in safe
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10**6), empties=st.integers(3, 13), level=st.sampled_from(SEARCH_LEVELS))
+def test_never_places_so_that_every_piece_loses_when_avoidable(seed: int, empties: int, level: str) -> None:
+    rng = random.Random(seed)
+    state = random_position(rng, empties)
+    good = [c for c in state.empty_cells if safe_pieces(state.play(Place(c)))]
+    action = choose_move(state, level, 0.02, rng)
+    assert isinstance(action, Place)
+    if good and len(state.empty_cells) > 1:
+        assert action.cell in good
+
+
+def test_perfect_plays_a_best_action_in_solvable_positions() -> None:
+    rng = random.Random(9)
+    for i in range(12):
+        state = random_position(rng, 6 + i % 4, "place" if i % 2 else "give")
+        values = {v.move: v for v in analyse(state, budget=5.0)}
+        assert all(v.exact for v in values.values())
+        rank = {"loss": 0, "draw": 1, "win": 2}
+        best = max(rank[v.value or "loss"] for v in values.values())
+        action = choose_move(state, "perfect", 1.0, rng)
+        assert rank[values[action].value or "loss"] == best, (state, action)
+
+
+def test_analyse_returns_every_legal_action() -> None:
+    rng = random.Random(4)
+    for state in (initial_state(), random_position(rng, 14), random_position(rng, 10, "give")):
+        values = analyse(state, budget=0.2)
+        assert [v.move for v in values] == state.legal_moves()
+        for v in values:
+            assert v.score is None or -1.0 <= v.score <= 1.0
+            if v.exact:
+                assert v.value in ("win", "draw", "loss")
+                assert v.distance is not None and v.distance >= 1
+
+
+def test_analyse_knows_a_forced_win() -> None:
+    # Four 0-bit pieces on the bottom row but d1: any piece with a 0 bit wins there.
+    state = from_ascii(
+        """
+        . . . .
+        . . . .
+        . . . .
+        0 2 4 .
+        """,
+        in_hand=8,
+    )
+    values = {v.move: v for v in analyse(state, budget=1.0)}
+    assert values[Place(3)].value == "win"
+    assert values[Place(3)].distance == 1
+    assert values[Place(3)].exact
+
+
+def _best_class(state: State, budget: float) -> str | None:
+    rank = {"loss": 0, "draw": 1, "win": 2}
+    known = [v.value for v in analyse(state, budget) if v.exact and v.value]
+    return max(known, key=rank.__getitem__) if known else None
+
+
+def _thrown_game() -> list[str]:
+    """Expert play to a drawn position with 10 empty cells; then seat 1 gives the game
+    away at the first chance and seat 0 plays perfectly."""
+    rng = random.Random(12)
+    for _ in range(20):
+        state: State = initial_state()
+        moves: list[str] = []
+        while len(state.empty_cells) > 10 or state.phase != "place":
+            action = choose_move(state, "expert", 0.5, rng)
+            moves.append(str(action))
+            state = state.play(action)
+        if state.is_over() or _best_class(state, 3.0) != "draw":
+            continue
+        thrown = False
+        while not state.is_over():
+            action = choose_move(state, "perfect", 0.5, rng)
+            if state.to_move == 1 and not thrown:
+                values = analyse(state, budget=2.0)
+                losing = [v for v in values if v.value == "loss" and v.exact]
+                if losing:
+                    action = rng.choice(losing).move
+                    thrown = True
+            moves.append(str(action))
+            state = state.play(action)
+        if thrown:
+            return moves
+    raise AssertionError("no game could be thrown")
+
+
+def test_review_marks_a_thrown_game() -> None:
+    moves = _thrown_game()
+    entries = review({}, moves, budget_per_position=0.3)
+    assert [e.ply for e in entries] == list(range(1, len(moves) + 1))
+    assert [e.text for e in entries] == moves
+    assert all(isinstance(e, ReviewEntry) for e in entries)
+    turning = [e for e in entries if e.turning_point]
+    assert len(turning) == 1
+    turn = turning[0]
+    assert turn.seat == 1
+    assert turn.verdict == "blunder"
+    assert turn.value_before in ("draw", "win")
+    assert turn.value_after == "loss"
+    assert turn.best is not None and turn.best != turn.text
+    # After the throw, the winner's actions are all judged best when they are known.
+    later = [e for e in entries if e.ply > turn.ply and e.seat == 0 and e.verdict is not None]
+    assert later and all(e.verdict == "best" for e in later)
+    assert entries[-1].value_after == "win"
