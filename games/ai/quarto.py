@@ -247,6 +247,19 @@ def _forcing_order(root: _Root, actions: list[Action]) -> list[Action]:
     return sorted(actions, key=lambda a: rank.get(a.cell, 999) if isinstance(a, Place) else 0)
 
 
+def _first_bounds(root: _Root, actions: list[Action]) -> tuple[dict[Action, _Bounds], list[Action]]:
+    """Exact bounds for the actions decided at once; the others, still to search."""
+    bounds = {a: _Bounds() for a in actions}
+    undecided: list[Action] = []
+    for action in actions:
+        value = root.terminal_value(action)
+        if value is None:
+            undecided.append(action)
+        else:
+            bounds[action] = _Bounds(value, value)
+    return bounds, undecided
+
+
 def _choose_by_search(state: State, level: _Level, budget: float, rng: random.Random) -> tuple[Action, bool]:
     """The chosen action, and whether it was chosen by an exact (full-depth) search."""
     start = time.perf_counter()
@@ -254,14 +267,7 @@ def _choose_by_search(state: State, level: _Level, budget: float, rng: random.Ra
     with solver(state.advanced) as sol:
         root = _Root(sol, state)
         actions: list[Action] = list(state.legal_moves())
-        bounds = {a: _Bounds() for a in actions}
-        live: list[Action] = []
-        for action in actions:
-            value = root.terminal_value(action)
-            if value is None:
-                live.append(action)
-            else:
-                bounds[action] = _Bounds(value, value)
+        bounds, live = _first_bounds(root, actions)
         wins = [a for a in actions if bounds[a].low >= _WIN_SCORE]
         if wins:
             return max(wins, key=lambda a: bounds[a].low), True
@@ -362,14 +368,7 @@ def analyse(state: State, budget: float = 1.0) -> list[ActionValue]:
     actions: list[Action] = list(state.legal_moves())
     with solver(state.advanced) as sol:
         root = _Root(sol, state)
-        bounds = {a: _Bounds() for a in actions}
-        pending: list[Action] = []
-        for action in actions:
-            value = root.terminal_value(action)
-            if value is None:
-                pending.append(action)
-            else:
-                bounds[action] = _Bounds(value, value)
+        bounds, pending = _first_bounds(root, actions)
         depths = [1, 2, 3] + ([FULL_DEPTH] if root.n <= 13 else list(range(4, FULL_DEPTH + 1)))
         first = True
         for depth in depths:
