@@ -94,6 +94,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     folder = tmp_path_factory.mktemp("site")
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
     env.update(SQLITE_PATH=str(folder / "db.sqlite3"), AI_DELAY="0.2", AI_BUDGET="0.2", AI_PROCESSES="1")
+    env.update(HINT_BUDGET="0.2", REVIEW_BUDGET="0.1")
     processes = Processes(folder, env)
     processes.manage("migrate", "-v", "0")
     yield processes.daphne("daphne")

@@ -53,6 +53,15 @@ def test_a_whole_game_against_the_computer(server: str, page: Any) -> None:
         assert "The line shares" in result
     assert page.locator("button", has_text="Play again").is_visible()
 
+    # The post-game review opens from the finished game and fills its table in.
+    review = page.context.new_page()
+    review.goto(server + str(page.locator("a", has_text="Review the game").get_attribute("href")))
+    review.wait_for_selector(".review__table", timeout=30000)
+    assert review.locator(".review__row").count() == int(
+        page.locator(".status__line").get_attribute("data-ply")
+    )
+    review.close()
+
     finished_url = page.url
     page.locator("button", has_text="Play again").click()
     page.wait_for_url(lambda url: url != finished_url)
