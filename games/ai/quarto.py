@@ -39,12 +39,13 @@ from games.engine.quarto import (
 )
 
 from .base import DRAW, LOSS, WIN, ActionValue
-from .quarto_solver import FULL_DEPTH, RATE, Position, Solver, encode, place, solver
+from .clock import deadline_ns
+from .quarto_solver import FULL_DEPTH, Position, Solver, encode, place, solver
 
 LEVELS = ("beginner", "casual", "club", "expert", "perfect")
 
 _WIN_SCORE = 100  # quarto_search.WIN: a win leaving e empty cells scores WIN + e.
-_MIN_NODES = 200_000  # the first, shallow iteration always gets this many
+_MIN_NODES = 200_000  # the first, shallow iteration always gets this many, whatever the clock
 
 
 @dataclass(frozen=True)
@@ -217,15 +218,17 @@ class _Root:
         return {a: self.playout_score(a, count, seed) for a in actions}
 
     def search(
-        self, action: Action, alpha: int, beta: int, depth: int, deadline: float, min_nodes: int = 0
+        self, action: Action, alpha: int, beta: int, depth: int, deadline: int, min_nodes: int = 0
     ) -> tuple[int, bool]:
-        """Fail-soft value of a non-terminal action; ``(value, aborted)``."""
+        """Fail-soft value of a non-terminal action; ``(value, aborted)``. The search stops
+        at ``deadline`` (monotonic nanoseconds), but only after ``min_nodes`` nodes per child."""
         best = -1000
         for position, hand in self.children(action):
-            limit = max(min_nodes, int((deadline - time.perf_counter()) * RATE.value))
-            if limit <= 0:
+            if min_nodes <= 0 and time.monotonic_ns() >= deadline:
                 return 0, True
-            result = self.sol.search(position, hand, -beta, -max(alpha, best), depth, limit)
+            result = self.sol.search(
+                position, hand, -beta, -max(alpha, best), depth, deadline=deadline, min_nodes=min_nodes
+            )
             if result.aborted:
                 return 0, True
             best = max(best, -result.value)
@@ -262,8 +265,7 @@ def _first_bounds(root: _Root, actions: list[Action]) -> tuple[dict[Action, _Bou
 
 def _choose_by_search(state: State, level: _Level, budget: float, rng: random.Random) -> tuple[Action, bool]:
     """The chosen action, and whether it was chosen by an exact (full-depth) search."""
-    start = time.perf_counter()
-    deadline = start + budget
+    deadline = deadline_ns(budget)
     with solver(state.advanced) as sol:
         root = _Root(sol, state)
         actions: list[Action] = list(state.legal_moves())
@@ -364,7 +366,7 @@ def analyse(state: State, budget: float = 1.0) -> list[ActionValue]:
     goes to those games when some actions stay unproved.
     """
     _check(state)
-    deadline = time.perf_counter() + 0.8 * budget
+    deadline = deadline_ns(0.8 * budget)
     actions: list[Action] = list(state.legal_moves())
     with solver(state.advanced) as sol:
         root = _Root(sol, state)
@@ -387,7 +389,7 @@ def analyse(state: State, budget: float = 1.0) -> list[ActionValue]:
         # Distances of the proved wins and losses, while time remains.
         for action in pending:
             b = bounds[action]
-            if b.exact or b.outcome not in (WIN, LOSS) or time.perf_counter() >= deadline:
+            if b.exact or b.outcome not in (WIN, LOSS) or time.monotonic_ns() >= deadline:
                 continue
             alpha, beta = (
                 (_WIN_SCORE - 1, _WIN_SCORE + 16) if b.outcome == WIN else (-_WIN_SCORE - 16, 1 - _WIN_SCORE)
@@ -529,5 +531,5 @@ def warm_up() -> float:
             root.sol.ordered_pairs(root.position, 8)
             for action in state.legal_moves()[:2]:
                 if root.terminal_value(action) is None:
-                    root.search(action, -1, 1, FULL_DEPTH, time.perf_counter() + 5.0, 10_000)
+                    root.search(action, -1, 1, FULL_DEPTH, deadline_ns(5.0), 10_000)
     return time.perf_counter() - start

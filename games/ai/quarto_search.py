@@ -27,6 +27,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .clock import CHECK_MASK, monotonic_ns
+
 WIN = 100
 INF = 1000
 DEAD_CHECK_MAX = 10
@@ -37,9 +39,13 @@ WORK_SHAPE = (17, PAIRS + 256)
 # Transposition-table entry flags.
 LOWER, UPPER, EXACT = 1, 2, 3
 
-# stats[] slots.
+# stats[] slots: nodes searched, node limit, aborted flag, rule variant, fewest empty cells
+# probed in the table, table hits, deadline (monotonic ns), nodes searched whatever the
+# clock says, node count at which the clock is read next.
 S_NODES, S_LIMIT, S_ABORTED, S_VARIANT, S_TT_MIN, S_TT_HITS = 0, 1, 2, 3, 4, 5
-STATS_LEN = 8
+S_DEADLINE, S_FLOOR, S_CHECK_AT = 6, 7, 8
+STATS_LEN = 9
+NO_LIMIT = (1 << 63) - 1  # as a node limit or a deadline: none
 
 _M1 = 0x9E3779B97F4A7C15
 _M2 = 0x3C6EF372FE94F82B
@@ -257,15 +263,24 @@ def search_place(
     """Value of placing ``hand`` (which must not win at once) and then giving a piece.
 
     ``depth`` counts the placements searched, this one included; 0 scores the horizon 0.
-    Fail-soft alpha-beta; returns 0 at once once the node limit has been reached
-    (``stats[S_ABORTED]`` is then set and every result is void).
+    Fail-soft alpha-beta; returns 0 at once once the node limit ``stats[S_LIMIT]`` is
+    passed, or once the clock reaches ``stats[S_DEADLINE]`` after ``stats[S_FLOOR]``
+    nodes (the clock is read every ``CHECK_MASK + 1`` nodes, from ``stats[S_CHECK_AT]``
+    on); ``stats[S_ABORTED]`` is then set and every result is void.
     """
     if stats[S_ABORTED]:
         return 0
-    stats[S_NODES] += 1
-    if stats[S_NODES] > stats[S_LIMIT]:
+    nodes = stats[S_NODES] + 1
+    stats[S_NODES] = nodes
+    if nodes > stats[S_LIMIT]:
         stats[S_ABORTED] = 1
         return 0
+    if nodes >= stats[S_CHECK_AT]:
+        # The n == 3 shortcut below counts nodes too, so test a threshold, not a mask.
+        stats[S_CHECK_AT] = nodes + CHECK_MASK + 1
+        if nodes > stats[S_FLOOR] and monotonic_ns() >= stats[S_DEADLINE]:
+            stats[S_ABORTED] = 1
+            return 0
     n = 16 - popcount(occ)
     if n == 1:
         return 0

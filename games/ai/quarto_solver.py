@@ -1,4 +1,4 @@
-"""Python side of the Quarto solver: positions, tables, transposition tables and budgets.
+"""Python side of the Quarto solver: positions, tables, transposition tables and limits.
 
 :class:`Solver` wraps the compiled search of :mod:`.quarto_search` for one rule variant,
 with its own transposition table. Solvers are pooled: :func:`solver` lends one to a
@@ -20,8 +20,10 @@ from games.engine.quarto import CELLS, State
 
 from . import quarto_search as qs
 from . import quarto_tables as qt
+from .clock import CHECK_MASK
 
 WIN = qs.WIN
+NO_LIMIT = qs.NO_LIMIT
 FULL_DEPTH = CELLS
 TT_BITS = 21
 TT_MIN_EMPTY = 8
@@ -84,21 +86,6 @@ def _tables(advanced: bool) -> _Tables:
         return _TABLES[advanced]
 
 
-class NodeRate:
-    """A running estimate of search speed (nodes per wall-clock second), to turn time
-    budgets into node limits. Shared by all solvers; a plain float, so no lock."""
-
-    def __init__(self, initial: float = 2.0e6) -> None:
-        self.value = initial
-
-    def update(self, nodes: int, seconds: float) -> None:
-        if seconds > 0.005 and nodes > 1000:
-            self.value = 0.7 * self.value + 0.3 * (nodes / seconds)
-
-
-RATE = NodeRate()
-
-
 class Solver:
     """Searches positions of one rule variant with one transposition table."""
 
@@ -142,14 +129,30 @@ class Solver:
         return float(qs.playouts(traits, occ, avail, hand, count, seed, t.threat, t.pieces_with, t.spread))
 
     def search(
-        self, position: Position, hand: int, alpha: int, beta: int, depth: int, node_limit: int
+        self,
+        position: Position,
+        hand: int,
+        alpha: int,
+        beta: int,
+        depth: int,
+        node_limit: int = NO_LIMIT,
+        deadline: int = NO_LIMIT,
+        min_nodes: int = 0,
     ) -> SearchResult:
-        """Value for the side holding ``hand`` (which must not win at once) to place it."""
+        """Value for the side holding ``hand`` (which must not win at once) to place it.
+
+        The search is aborted (``aborted`` set, value void) after ``node_limit`` nodes,
+        or once the monotonic clock reaches ``deadline`` (nanoseconds, as from
+        :func:`.clock.deadline_ns`) after at least ``min_nodes`` nodes.
+        """
         traits, occ, avail = position
         t = self.tables
         stats = self.stats
         stats[:] = 0
         stats[qs.S_LIMIT] = max(node_limit, 1)
+        stats[qs.S_DEADLINE] = deadline
+        stats[qs.S_FLOOR] = min_nodes
+        stats[qs.S_CHECK_AT] = CHECK_MASK + 1
         stats[qs.S_VARIANT] = int(t.advanced)
         stats[qs.S_TT_MIN] = TT_MIN_EMPTY
         start = time.perf_counter()
@@ -174,7 +177,6 @@ class Solver:
         seconds = time.perf_counter() - start
         nodes = int(stats[qs.S_NODES])
         self.nodes += nodes
-        RATE.update(nodes, seconds)
         return SearchResult(int(value), nodes, bool(stats[qs.S_ABORTED]), seconds)
 
 

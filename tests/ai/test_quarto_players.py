@@ -67,6 +67,20 @@ def test_budget_is_respected(level: str) -> None:
         assert time.perf_counter() - start < 2 * bound
 
 
+@pytest.mark.parametrize(("empties", "phase"), [(16, "place"), (15, "give"), (14, "place"), (13, "give")])
+def test_hard_positions_keep_to_a_small_budget(empties: int, phase: str) -> None:
+    # 13-16 empty cells: the search cannot finish, so only the clock stops it.
+    warm_up()  # compiled code loaded, so the time measured is thinking time
+    budget = 0.2
+    rng = random.Random(f"hard-{empties}-{phase}")
+    state = random_position(rng, empties, phase)
+    start = time.perf_counter()
+    action = choose_move(state, "perfect", budget, rng)
+    elapsed = time.perf_counter() - start
+    assert action in state.legal_moves()
+    assert elapsed < budget + 0.25, elapsed
+
+
 @pytest.mark.parametrize("level", SEARCH_LEVELS)
 def test_immediate_win_is_always_taken(level: str) -> None:
     rng = random.Random(f"win-{level}")

@@ -8,6 +8,7 @@ import pytest
 
 from games.ai import quarto_search as qs
 from games.ai import quarto_tables as qt
+from games.ai.clock import CHECK_MASK, deadline_ns
 from games.ai.quarto import analyse
 from games.ai.quarto_solver import FULL_DEPTH, Solver, encode
 from games.engine.quarto import CELLS, State
@@ -132,3 +133,28 @@ def test_node_limit_aborts() -> None:
     result = Solver(tt_bits=10).search(encode(state), state.in_hand, -1, 1, FULL_DEPTH, 1000)
     assert result.aborted
     assert result.nodes <= 1001
+
+
+def test_deadline_aborts_a_long_search() -> None:
+    state = random_position(random.Random(4), 15)
+    assert state.in_hand is not None
+    sol = Solver(tt_bits=12)
+    result = sol.search(encode(state), state.in_hand, -1, 1, FULL_DEPTH, deadline=deadline_ns(0.05))
+    assert result.aborted
+    assert result.seconds < 0.05 + 0.25
+
+
+def test_a_passed_deadline_stops_after_the_node_floor() -> None:
+    state = random_position(random.Random(4), 15)
+    assert state.in_hand is not None
+    sol = Solver(tt_bits=12)
+    past = deadline_ns(-1.0)
+    # The clock is first read after CHECK_MASK + 1 nodes (a few more when the last
+    # placements are counted in bulk).
+    quick = sol.search(encode(state), state.in_hand, -1, 1, FULL_DEPTH, deadline=past)
+    assert quick.aborted
+    assert CHECK_MASK < quick.nodes <= CHECK_MASK + 64
+    floor = 20_000
+    floored = sol.search(encode(state), state.in_hand, -1, 1, FULL_DEPTH, deadline=past, min_nodes=floor)
+    assert floored.aborted
+    assert floor < floored.nodes <= floor + CHECK_MASK + 64
