@@ -1,5 +1,11 @@
-"""Connect Four (7x6): time per move of the top level by number of stones, and the share
-of positions the exact solver finishes within the budget.
+"""Connect Four (7x6): how the top level plays by number of stones.
+
+For each position: where the move came from (the opening book, the solver, or the
+heuristic search when the solver ran out of time), how long the move took, and whether
+it is game-theoretically best: it keeps the position's value (win, draw or loss), checked
+afterwards by solving every column with no time limit that matters (``--check-seconds``
+each). Every position starts from a cold transposition table, as in a fresh game, which
+is the worst case: in a game the table keeps what earlier moves searched.
 
 Positions come from games between two ``club`` players (four-ply search, random among
 equal moves), so they look like real play rather than random noise.
@@ -19,6 +25,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from games.ai import connect as ai
+from games.ai import connect_book as book
 from games.engine import connect
 
 BUCKETS = ((0, 4), (5, 8), (9, 12), (13, 16), (17, 20), (21, 26), (27, 41))
@@ -40,35 +47,62 @@ def sample_positions(per_bucket: int, rng: random.Random) -> dict[tuple[int, int
     return found
 
 
+def source(state: connect.State, budget: float) -> str:
+    """Where the top level's move would come from: book, solver or search."""
+    if book.best_column(state) is not None:
+        return "book"
+    ai._shared_tt.clear()
+    return "solver" if ai._master_column(state, budget) is not None else "search"
+
+
+def wdl(state: connect.State, seconds: float) -> dict[int, int] | None:
+    """Win (1) / draw (0) / loss (-1) of every column for the side to move, or None if too slow."""
+    values = {}
+    for column in state.droppable_columns:
+        child = state.play(connect.Drop(column))
+        if child.outcome is not None:
+            values[column] = 0 if child.outcome.is_draw else 1
+            continue
+        found = ai.solve_best(child, seconds, weak=True)
+        if found is None:
+            return None
+        values[column] = -found[1]
+    return values
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--positions", type=int, default=8, help="positions per bucket of stones")
     parser.add_argument("--budget", type=float, default=1.0)
+    parser.add_argument("--check-seconds", type=float, default=30.0, help="time to solve each column")
     parser.add_argument("--seed", type=int, default=11)
     args = parser.parse_args()
     print(f"warm-up: {ai.warm_up():.2f} s")
     rng = random.Random(args.seed)
     positions = sample_positions(args.positions, rng)
-    print(f"budget {args.budget:g} s per move; solver share {ai.SOLVER_SHARE:.0%} of it")
-    print("stones   positions  solved  solve time (mean/max)  move time (mean/max)")
+    print(f"budget {args.budget:g} s per move; book: {len(book._entries())} positions")
+    print("stones  positions  book solver search  move time mean / max   best move (checked)")
     for bucket, states in positions.items():
-        solved = 0
-        solve_times = []
-        move_times = []
+        sources = {"book": 0, "solver": 0, "search": 0}
+        times = []
+        best = checked = 0
         for state in states:
-            ai._shared_tt.clear()  # each position from a cold table, as for a fresh game
-            t0 = time.perf_counter()
-            scores = ai.solve_columns(state, args.budget * ai.SOLVER_SHARE)
-            solve_times.append(time.perf_counter() - t0)
-            solved += scores is not None
+            sources[source(state, args.budget)] += 1
             ai._shared_tt.clear()
             t0 = time.perf_counter()
-            ai.choose_move(state, "master", budget=args.budget, rng=rng)
-            move_times.append(time.perf_counter() - t0)
+            move = ai.choose_move(state, "master", budget=args.budget, rng=rng)
+            times.append(time.perf_counter() - t0)
+            assert isinstance(move, connect.Drop)
+            values = wdl(state, args.check_seconds)
+            if values is not None:
+                checked += 1
+                best += values[move.column] == max(values.values())
         print(
-            f"{bucket[0]:2d}-{bucket[1]:2d}    {len(states):5d}     {solved:3d}    "
-            f"{statistics.mean(solve_times):6.3f} / {max(solve_times):6.3f} s       "
-            f"{statistics.mean(move_times):6.3f} / {max(move_times):6.3f} s"
+            f"{bucket[0]:2d}-{bucket[1]:2d}   {len(states):5d}     "
+            f"{sources['book']:4d} {sources['solver']:6d} {sources['search']:6d}   "
+            f"{statistics.mean(times):6.3f} / {max(times):6.3f} s   "
+            f"{best:3d} of {checked:3d}",
+            flush=True,
         )
 
 

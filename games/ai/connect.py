@@ -6,14 +6,15 @@ engine states into their inputs and their scores into moves and :class:`ActionVa
 How the top level (``master``) thinks, by kind of game:
 
 * Two players, gravity, board small enough for a 64-bit bitboard with a spare bit per
-  column (``(height + 1) * width <= 64``: Connect Four and every smaller board): it first
-  tries to *solve* the position exactly (negamax, alpha-beta, transposition table,
-  iterative null-window search) within a node budget worth about 60 % of the time budget.
-  If the solver finishes, the move is game-theoretically best (the fastest win, else a
-  draw, else the slowest loss). If not, it plays the best move of an iterative-deepening
-  heuristic search with the remaining time. On the 7x6 board this means exact play from
-  about 17 stones on (some positions from 13) within one second (``bench/connect_timing.py``,
-  ``docs/performance.md``); earlier moves are heuristic. There is no opening book.
+  column (``(height + 1) * width <= 64``: Connect Four and every smaller board): on the
+  7x6 board the first plies come from the opening book (:mod:`games.ai.connect_book`).
+  Past it, the solver (negamax, alpha-beta, transposition table, iterative null-window
+  search) first looks for win / draw / loss only, then for the exact score, within 60 %
+  of the budget. A move found so is game-theoretically best (with the exact score: the
+  fastest win, else a draw, else the slowest loss). If the solver runs out of time, the
+  move comes from an iterative-deepening heuristic search with the rest of the budget.
+  Where each applies, by number of stones: ``bench/connect_timing.py`` and
+  ``docs/performance.md``.
 * Everything else (no gravity, larger boards, three or four players): iterative-deepening
   alpha-beta on a cell array within the time budget; with three or four players it is a
   paranoid search (every opponent is assumed to play against the mover). Proven wins (and,
@@ -38,22 +39,19 @@ import numpy.typing as npt
 
 from games.engine.connect import Drop, Move, State, all_lines
 
+from . import connect_book as book
 from . import connect_core as core
 from .base import DRAW, LOSS, WIN, ActionValue
+from .clock import deadline_ns
 
 LEVELS = ("beginner", "casual", "club", "expert", "master")
 FIXED_DEPTH = {"casual": 2, "club": 4}
-SOLVER_SHARE = 0.6
+SOLVER_SHARE = 0.6  # of the budget, for the exact searches (the rest for the heuristic one)
+WEAK_SHARE = 0.4
 PROVEN = core.WIN_SCORE - 100_000
 NEAR_ONLY_ABOVE = 25  # without gravity, bigger boards only consider cells near the stones
-# Nodes per second per kind of search and board, refined by every search; used to turn
-# seconds into node budgets (the kernels cannot read the clock).
-_rate: dict[tuple[str, int, int, bool], float] = {}
-DEFAULT_RATE = {"solver": 1_500_000.0, "generic": 500_000.0}
-SAFETY = 0.8
-
 _tt_lock = threading.Lock()
-_shared_tt: dict[tuple[int, int, int], tuple[npt.NDArray[np.uint64], npt.NDArray[np.int8]]] = {}
+_shared_tt: dict[tuple[int, int, int], npt.NDArray[np.uint64]] = {}
 
 
 def fits_bitboard(state: State) -> bool:
@@ -87,14 +85,10 @@ class _Table:
         if self.locked:
             if self.key not in _shared_tt:
                 _shared_tt.clear()
-                _shared_tt[self.key] = (
-                    np.zeros(core.TT_SIZE, dtype=np.uint64),
-                    np.zeros(core.TT_SIZE, dtype=np.int8),
-                )
-            self.keys, self.values = _shared_tt[self.key]
+                _shared_tt[self.key] = np.zeros(core.TT_SIZE, dtype=np.uint64)
+            self.entries = _shared_tt[self.key]
         else:
-            self.keys = np.zeros(core.SMALL_TT_SIZE, dtype=np.uint64)
-            self.values = np.zeros(core.SMALL_TT_SIZE, dtype=np.int8)
+            self.entries = np.zeros(core.SMALL_TT_SIZE, dtype=np.uint64)
 
     def __enter__(self) -> _Table:
         return self
@@ -105,23 +99,39 @@ class _Table:
 
 
 def solve_columns(state: State, seconds: float) -> dict[int, int] | None:
-    """Exact score of every droppable column, or None if the budget ran out.
+    """Exact score of every droppable column, or None if the time ran out.
 
     A score s > 0 means the mover wins with their s-th-from-last possible stone; 0 a draw.
     """
     pos, mask = bitboards(state)
-    stats = np.zeros(3, dtype=np.int64)
-    stats[core.LIMIT] = max(1000, int(seconds * rate("solver", state)))
+    stats = core.new_stats(deadline_ns(seconds))
     out = np.zeros(state.width, dtype=np.int64)
-    started = time.perf_counter()
     with _Table(state) as table:
         core.solve_children(
-            pos, mask, state.ply, state.width, state.height, state.n, table.keys, table.values, stats, out
+            pos, mask, state.ply, state.width, state.height, state.n, table.entries, stats, out
         )
-    _learn_rate("solver", state, int(stats[core.NODES]), time.perf_counter() - started)
     if stats[core.ABORTED]:
         return None
     return {c: int(out[c]) for c in state.droppable_columns}
+
+
+def solve_best(state: State, seconds: float, weak: bool = False) -> tuple[int, int] | None:
+    """(a best column, its exact score), or None if the time ran out. With ``weak``, the
+    score is only 1 (win), 0 (draw) or -1 (loss), and the search is cheaper.
+
+    One search of the position rather than one per column (:func:`solve_columns`): the
+    root value bounds every child, so losing moves are refuted, not measured.
+    """
+    pos, mask = bitboards(state)
+    stats = core.new_stats(deadline_ns(seconds))
+    best = np.zeros(1, dtype=np.int64)
+    with _Table(state) as table:
+        score = core.solve_best(
+            pos, mask, state.ply, state.width, state.height, state.n, table.entries, stats, best, weak
+        )
+    if stats[core.ABORTED]:
+        return None
+    return int(best[0]), int(score)
 
 
 def solver_distance(state: State, score: int) -> int:
@@ -185,21 +195,17 @@ def deepen(state: State, seconds: float, every_value: bool, max_depth: int | Non
     weights = _weights(state.n)
     near = _near_only(state)
     started = time.perf_counter()
+    deadline = deadline_ns(seconds)
     result = Deepening(cells, [0] * len(cells), 0, False, every_value)
     for depth in range(1, limit_depth + 1):
-        left = seconds - (time.perf_counter() - started)
-        if depth > 1 and left <= 0:
-            break
-        stats = np.zeros(3, dtype=np.int64)
-        stats[core.LIMIT] = max(200, int(left * rate("generic", state))) if depth > 1 else 1 << 60
+        # Depth 1 always finishes, so there is a move however short the time.
+        stats = core.new_stats(deadline if depth > 1 else core.NO_LIMIT)
         roots = np.array(cells, dtype=np.int64)
         out = np.zeros(len(cells), dtype=np.int64)
-        t0 = time.perf_counter()
         core.search_generic(
             board, state.width, state.height, state.n, state.gravity, state.num_players, state.to_move, depth,
             roots, windows, weights, stats, out, every_value, near, 2,
         )  # fmt: skip
-        _learn_rate("generic", state, int(stats[core.NODES]), time.perf_counter() - t0)
         if stats[core.ABORTED]:
             break
         values = [int(v) for v in out]
@@ -213,18 +219,6 @@ def deepen(state: State, seconds: float, every_value: bool, max_depth: int | Non
         if elapsed > seconds / 3:
             break
     return result
-
-
-def rate(kind: str, state: State) -> float:
-    """Nodes per second expected for this kind of search on this board (with a safety margin)."""
-    return SAFETY * _rate.get((kind, state.width, state.height, state.gravity), DEFAULT_RATE[kind])
-
-
-def _learn_rate(kind: str, state: State, nodes: int, seconds: float) -> None:
-    if nodes > 5_000 and seconds > 0.005:
-        key = (kind, state.width, state.height, state.gravity)
-        old = _rate.get(key)
-        _rate[key] = nodes / seconds if old is None else 0.5 * old + 0.5 * nodes / seconds
 
 
 def _move_for(state: State, cell: int) -> Move:
@@ -297,6 +291,29 @@ def _best_of(found: Deepening, rng: random.Random) -> int:
     return rng.choice(ties) if found.every_value else ties[0]
 
 
+def _master_column(state: State, budget: float) -> int | None:
+    """A game-theoretically best column from the book or the solver, or None.
+
+    The weak search (win / draw / loss) finishes several times sooner than the exact one,
+    so it runs first; the exact search then starts from its table entries and, if it
+    finishes, picks the fastest win or the slowest loss. In a lost position the weak
+    search's move is no better than any other, so that case is left to the heuristic
+    search unless the exact search finished.
+    """
+    booked = book.best_column(state)
+    if booked is not None:
+        return booked
+    started = time.perf_counter()
+    weak = solve_best(state, budget * WEAK_SHARE, weak=True)
+    if weak is None:
+        return None
+    left = budget * SOLVER_SHARE - (time.perf_counter() - started)
+    exact = solve_best(state, left) if left > 0 else None
+    if exact is not None:
+        return exact[0]
+    return weak[0] if weak[1] >= 0 else None
+
+
 def choose_move(state: State, level: str, budget: float = 1.0, rng: random.Random | None = None) -> Move:
     """One move for the side to move within about ``budget`` seconds."""
     if state.is_over():
@@ -311,16 +328,13 @@ def choose_move(state: State, level: str, budget: float = 1.0, rng: random.Rando
         found = deepen(state, budget / 2, every_value=False)
         return _move_for(state, _best_of(found, rng))
     if level == "master":
+        started = time.perf_counter()
         if fits_bitboard(state):
-            started = time.perf_counter()
-            scores = solve_columns(state, budget * SOLVER_SHARE)
-            if scores is not None:
-                best = max(scores.values())
-                centre = (state.width - 1) / 2
-                col = min((c for c, s in scores.items() if s == best), key=lambda c: abs(c - centre))
-                return Drop(col)
-            budget -= time.perf_counter() - started
-        found = deepen(state, max(budget, 0.05), every_value=False)
+            column = _master_column(state, budget)
+            if column is not None:
+                return Drop(column)
+        left = budget - (time.perf_counter() - started)
+        found = deepen(state, max(left, 0.05), every_value=False)
         return _move_for(state, _best_of(found, rng))
     raise ValueError(f"unknown connect-N level {level!r}; levels: {', '.join(LEVELS)}")
 

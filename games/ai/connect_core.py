@@ -18,8 +18,9 @@ Two searches live here:
   each side can still fill. Wins found are proven; a draw is proven only when the search
   reached the end of the game.
 
-Both take a node budget and stop early (``stats[1] = 1``) when it is spent; a stopped
-search writes nothing to the table.
+Both stop early (``stats[ABORTED] = 1``) once the node limit or the deadline (monotonic
+nanoseconds, read every 1,024 nodes) is passed; a stopped search writes nothing to the
+table.
 """
 
 from __future__ import annotations
@@ -27,12 +28,38 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .clock import CHECK_MASK, monotonic_ns
+
 U1 = np.uint64(1)
 U0 = np.uint64(0)
 TT_SIZE = 8388593  # a prime just under 2**23 (the shared table)
 SMALL_TT_SIZE = 1048573  # a prime just under 2**20 (a private table when the shared one is busy)
-# stats layout: [nodes, aborted, node_limit]
-NODES, ABORTED, LIMIT = 0, 1, 2
+# A table entry is one word, so a probe costs one cache miss: the low 56 bits of the key,
+# then the 8-bit value (0 = empty). The slot is key mod a prime larger than 2**8, so slot and
+# low bits together pin down any 64-bit key (Chinese remainder theorem), as in Pons' solver.
+TAG_SHIFT = np.uint64(8)
+KEY_MASK = np.uint64((1 << 56) - 1)
+VALUE_MASK = np.uint64(0xFF)
+# stats layout: [nodes, aborted, node limit, deadline in monotonic ns]
+NODES, ABORTED, LIMIT, DEADLINE = 0, 1, 2, 3
+NO_LIMIT = 1 << 62
+
+
+def new_stats(deadline: int = NO_LIMIT, node_limit: int = NO_LIMIT) -> np.ndarray:
+    stats = np.zeros(4, dtype=np.int64)
+    stats[LIMIT] = node_limit
+    stats[DEADLINE] = deadline
+    return stats
+
+
+@njit(cache=True, nogil=True)
+def out_of_budget(stats: np.ndarray) -> bool:
+    """Count a node; True (and mark the search aborted) once the nodes or the time are spent."""
+    stats[NODES] += 1
+    if stats[NODES] > stats[LIMIT] or (stats[NODES] & CHECK_MASK == 0 and monotonic_ns() > stats[DEADLINE]):
+        stats[ABORTED] = 1
+        return True
+    return False
 
 
 @njit(cache=True, nogil=True)
@@ -165,6 +192,38 @@ def _non_losing_moves(
 
 
 @njit(cache=True, nogil=True)
+def _order_moves(
+    pos: np.uint64,
+    mask: np.uint64,
+    nxt: np.uint64,
+    width: int,
+    height: int,
+    n: int,
+    full: np.uint64,
+    order: np.ndarray,
+    move_bits: np.ndarray,
+    move_scores: np.ndarray,
+) -> int:
+    """Fill ``move_bits`` with the moves in ``nxt``: more threats made first, centre first
+    among equals (insertion sort keeps the centre order); returns how many."""
+    count = 0
+    for i in range(width):
+        col = order[i]
+        m = nxt & column_mask(height, col)
+        if m:
+            score = popcount(winning_cells(pos | m, mask, height, n, full))
+            j = count
+            while j > 0 and move_scores[j - 1] < score:
+                move_bits[j] = move_bits[j - 1]
+                move_scores[j] = move_scores[j - 1]
+                j -= 1
+            move_bits[j] = m
+            move_scores[j] = score
+            count += 1
+    return count
+
+
+@njit(cache=True, nogil=True)
 def _negamax(
     pos: np.uint64,
     mask: np.uint64,
@@ -177,23 +236,20 @@ def _negamax(
     full: np.uint64,
     bottom: np.uint64,
     order: np.ndarray,
-    tt_keys: np.ndarray,
-    tt_vals: np.ndarray,
+    table: np.ndarray,
     stats: np.ndarray,
     scratch_bits: np.ndarray,
     scratch_scores: np.ndarray,
 ) -> int:
-    stats[NODES] += 1
-    if stats[NODES] > stats[LIMIT]:
-        stats[ABORTED] = 1
+    if out_of_budget(stats):
         return 0
     cells = width * height
     nxt = _non_losing_moves(pos, mask, height, n, full, bottom)
     if nxt == 0:
-        return -(cells - moves) // 2
+        return -((cells - moves) // 2)
     if moves >= cells - 2:
         return 0
-    lo = -(cells - 2 - moves) // 2
+    lo = -((cells - 2 - moves) // 2)
     if alpha < lo:
         alpha = lo
         if alpha >= beta:
@@ -202,10 +258,11 @@ def _negamax(
     min_score = -(cells // 2) + 3
     max_score = (cells + 1) // 2 - 3
     key = pos + mask
-    slot = key % np.uint64(tt_keys.shape[0])
+    slot = key % np.uint64(table.shape[0])
+    entry = table[slot]
     stored = 0
-    if tt_keys[slot] == key:
-        stored = int(tt_vals[slot])
+    if entry >> TAG_SHIFT == key & KEY_MASK:
+        stored = int(np.int64(entry & VALUE_MASK))  # not int(uint64): that would mix in floats
     if stored:
         if stored > max_score - min_score + 1:
             lo = stored + 2 * min_score - max_score - 2
@@ -223,42 +280,139 @@ def _negamax(
         beta = hi
         if alpha >= beta:
             return beta
-    # Order: more threats first, centre first among equals (insertion sort keeps order).
     move_bits = scratch_bits[moves]
-    move_scores = scratch_scores[moves]
-    count = 0
-    for i in range(width):
-        col = order[i]
-        m = nxt & column_mask(height, col)
-        if m:
-            score = popcount(winning_cells(pos | m, mask, height, n, full))
-            j = count
-            while j > 0 and move_scores[j - 1] < score:
-                move_bits[j] = move_bits[j - 1]
-                move_scores[j] = move_scores[j - 1]
-                j -= 1
-            move_bits[j] = m
-            move_scores[j] = score
-            count += 1
+    count = _order_moves(pos, mask, nxt, width, height, n, full, order, move_bits, scratch_scores[moves])
     for i in range(count):
         m = move_bits[i]
         child_pos = pos ^ mask
         child_mask = mask | m
         score = -_negamax(
             child_pos, child_mask, moves + 1, -beta, -alpha, width, height, n, full, bottom, order,
-            tt_keys, tt_vals, stats, scratch_bits, scratch_scores,
+            table, stats, scratch_bits, scratch_scores,
         )  # fmt: skip
         if stats[ABORTED]:
             return 0
         if score >= beta:
-            tt_keys[slot] = key
-            tt_vals[slot] = score + max_score - 2 * min_score + 2
+            table[slot] = ((key & KEY_MASK) << TAG_SHIFT) | np.uint64(score + max_score - 2 * min_score + 2)
             return score
         if score > alpha:
             alpha = score
-    tt_keys[slot] = key
-    tt_vals[slot] = alpha - min_score + 1
+    if alpha >= min_score:  # a bound below every possible score says nothing
+        table[slot] = ((key & KEY_MASK) << TAG_SHIFT) | np.uint64(alpha - min_score + 1)
     return alpha
+
+
+@njit(cache=True, nogil=True)
+def _column_of(m: np.uint64, height: int) -> int:
+    bit = 0
+    while m > U1:
+        m >>= U1
+        bit += 1
+    return bit // (height + 1)
+
+
+@njit(cache=True, nogil=True)
+def _root(
+    pos: np.uint64,
+    mask: np.uint64,
+    moves: int,
+    alpha: int,
+    beta: int,
+    width: int,
+    height: int,
+    n: int,
+    full: np.uint64,
+    bottom: np.uint64,
+    order: np.ndarray,
+    table: np.ndarray,
+    stats: np.ndarray,
+    scratch_bits: np.ndarray,
+    scratch_scores: np.ndarray,
+    best: np.ndarray,
+) -> int:
+    """:func:`_negamax` at the root, without the table's shortcuts, so that a result above
+    ``alpha`` always comes with the move that reached it (``best[0]``, a column)."""
+    nxt = _non_losing_moves(pos, mask, height, n, full, bottom)
+    move_bits = scratch_bits[moves]
+    count = _order_moves(pos, mask, nxt, width, height, n, full, order, move_bits, scratch_scores[moves])
+    for i in range(count):
+        m = move_bits[i]
+        score = -_negamax(
+            pos ^ mask, mask | m, moves + 1, -beta, -alpha, width, height, n, full, bottom, order,
+            table, stats, scratch_bits, scratch_scores,
+        )  # fmt: skip
+        if stats[ABORTED]:
+            return 0
+        if score > alpha:
+            alpha = score
+            best[0] = _column_of(m, height)
+            if score >= beta:
+                return score
+    return alpha
+
+
+@njit(cache=True, nogil=True)
+def solve_best(
+    pos: np.uint64,
+    mask: np.uint64,
+    moves: int,
+    width: int,
+    height: int,
+    n: int,
+    table: np.ndarray,
+    stats: np.ndarray,
+    best: np.ndarray,
+    weak: bool,
+) -> int:
+    """Exact score for the side to move, and in ``best[0]`` a column that achieves it.
+
+    An iterative null-window search on the score, probing near zero first; every probe
+    that raises the lower bound names the root move that did, so the last such move scores
+    exactly the final value. If no probe raised it, every move loses at once and
+    ``best[0]`` is the first open column. With ``weak`` the search stops at win / draw /
+    loss: the result is 1, 0 or -1 (two probes at most, often several times faster), and a
+    lost position gets the first open column. Check ``stats[ABORTED]``.
+    """
+    full = board_mask(width, height)
+    bottom = bottom_mask(width, height)
+    cells = width * height
+    possible = (mask + bottom) & full
+    best[0] = -1
+    for i in range(width):
+        col = centre_column(width, i)
+        if possible & column_mask(height, col) and best[0] < 0:
+            best[0] = col
+    wins = winning_cells(pos, mask, height, n, full) & possible
+    if wins:
+        best[0] = _column_of(wins & (~wins + U1), height)
+        return 1 if weak else (cells + 1 - moves) // 2
+    if moves >= cells - 1:
+        return 0
+    order = centre_order(width)
+    lo = -1 if weak else -((cells - moves) // 2)
+    hi = 1 if weak else (cells + 1 - moves) // 2
+    scratch_bits = np.zeros((cells + 1, width), dtype=np.uint64)
+    scratch_scores = np.zeros((cells + 1, width), dtype=np.int64)
+    found = np.full(1, best[0], dtype=np.int64)
+    while lo < hi:
+        # Probe near zero first (win / draw / loss is what matters most), then halve.
+        med = lo + (hi - lo) // 2
+        if med <= 0 and -(-lo // 2) < med:
+            med = -(-lo // 2)
+        elif med >= 0 and hi // 2 > med:
+            med = hi // 2
+        r = _root(
+            pos, mask, moves, med, med + 1, width, height, n, full, bottom, order, table, stats,
+            scratch_bits, scratch_scores, found,
+        )  # fmt: skip
+        if stats[ABORTED]:
+            return 0
+        if r <= med:
+            hi = r
+        else:
+            lo = r
+            best[0] = found[0]
+    return min(max(lo, -1), 1) if weak else lo
 
 
 @njit(cache=True, nogil=True)
@@ -269,41 +423,12 @@ def solve(
     width: int,
     height: int,
     n: int,
-    tt_keys: np.ndarray,
-    tt_vals: np.ndarray,
+    table: np.ndarray,
     stats: np.ndarray,
 ) -> int:
     """Exact score for the side to move (see the module docstring); check ``stats[ABORTED]``."""
-    full = board_mask(width, height)
-    bottom = bottom_mask(width, height)
-    cells = width * height
-    possible = (mask + bottom) & full
-    if winning_cells(pos, mask, height, n, full) & possible:
-        return (cells + 1 - moves) // 2
-    if moves >= cells:
-        return 0
-    order = centre_order(width)
-    lo = -(cells - moves) // 2
-    hi = (cells + 1 - moves) // 2
-    scratch_bits = np.zeros((cells + 1, width), dtype=np.uint64)
-    scratch_scores = np.zeros((cells + 1, width), dtype=np.int64)
-    while lo < hi:
-        med = lo + (hi - lo) // 2
-        if med <= 0 and lo // 2 < med:
-            med = lo // 2
-        elif med >= 0 and hi // 2 > med:
-            med = hi // 2
-        r = _negamax(
-            pos, mask, moves, med, med + 1, width, height, n, full, bottom, order, tt_keys, tt_vals, stats,
-            scratch_bits, scratch_scores,
-        )  # fmt: skip
-        if stats[ABORTED]:
-            return 0
-        if r <= med:
-            hi = r
-        else:
-            lo = r
-    return lo
+    best = np.zeros(1, dtype=np.int64)
+    return solve_best(pos, mask, moves, width, height, n, table, stats, best, False)
 
 
 @njit(cache=True, nogil=True)
@@ -321,8 +446,7 @@ def solve_children(
     width: int,
     height: int,
     n: int,
-    tt_keys: np.ndarray,
-    tt_vals: np.ndarray,
+    table: np.ndarray,
     stats: np.ndarray,
     out: np.ndarray,
 ) -> None:
@@ -341,7 +465,7 @@ def solve_children(
         elif moves + 1 >= cells:
             out[col] = 0
         else:
-            out[col] = -solve(child_pos, child_mask, moves + 1, width, height, n, tt_keys, tt_vals, stats)
+            out[col] = -solve(child_pos, child_mask, moves + 1, width, height, n, table, stats)
         if stats[ABORTED]:
             return
     _ = full
@@ -479,9 +603,7 @@ def _ab(
     stats: np.ndarray,
     near_only: bool,
 ) -> int:
-    stats[NODES] += 1
-    if stats[NODES] > stats[LIMIT]:
-        stats[ABORTED] = 1
+    if out_of_budget(stats):
         return 0
     if depth == 0:
         return _evaluate(board, windows, root, weights)

@@ -69,6 +69,38 @@ def test_solver_agrees_with_brute_force() -> None:
             assert item.value == names[-brute(state.play(item.move))], (str(state), str(item.move))
 
 
+@cache
+def brute_exact(state: connect.State) -> tuple[int, int]:
+    """(1 win / 0 draw / -1 loss for the side to move, plies to the end) under best play:
+    the winner hurries, the loser holds out."""
+    if state.outcome is not None:
+        return (0 if state.outcome.is_draw else -1), 0
+    results = []
+    for move in state.legal_moves():
+        value, plies = brute_exact(state.play(move))
+        results.append((-value, plies + 1))
+    return max(results, key=lambda r: (r[0], -r[1] if r[0] > 0 else r[1]))
+
+
+def test_exact_distances_agree_with_brute_force() -> None:
+    """Scores count stones to the end, so an off-by-one in the solver shows up here
+    (it does not in win / draw / loss)."""
+    rng = random.Random(12)
+    names = {1: WIN, 0: DRAW, -1: LOSS}
+    for _ in range(25):
+        options = rng.choice([{"width": 4, "height": 4, "n": 3}, {"width": 5, "height": 4, "n": 4}])
+        state = random_position(rng, rng.randrange(7, 11), **options)
+        for item in ai.analyse(state, 5.0):
+            value, plies = brute_exact(state.play(item.move))
+            assert (item.value, item.distance) == (names[-value], plies + 1), (str(state), str(item.move))
+        found = ai.solve_best(state, 5.0)
+        assert found is not None
+        column, score = found
+        value, plies = brute_exact(state)
+        assert brute_exact(state.play(connect.Drop(column))) == (-value, plies - 1)
+        assert ai.solver_distance(state, score) == plies
+
+
 def test_solver_and_heuristic_search_agree_near_the_end() -> None:
     rng = random.Random(8)
     for _ in range(15):
@@ -105,11 +137,22 @@ def test_distances_of_a_win_in_one_and_a_forced_loss() -> None:
     assert ai.choose_move(state, "master") == connect.Drop(3)
 
 
-def test_time_budget_is_respected_in_the_opening() -> None:
-    state = connect.initial_state().play(connect.Drop(3))
+def test_master_opens_from_the_book_at_once() -> None:
     started = time.perf_counter()
-    ai.choose_move(state, "master", budget=0.5)
-    assert time.perf_counter() - started < 1.5
+    assert ai.choose_move(connect.initial_state(), "master", budget=1.0) == connect.Drop(3)
+    assert time.perf_counter() - started < 0.5
+
+
+@pytest.mark.parametrize("level", ["expert", "master"])
+def test_time_budget_is_respected_after_the_book(level: str) -> None:
+    # Nine stones: past the book and usually too early to solve in 0.3 s.
+    state = connect.initial_state()
+    for letter in "dcdedcbfa":
+        state = state.play(connect.Drop("abcdefg".index(letter)))
+    started = time.perf_counter()
+    move = ai.choose_move(state, level, budget=0.3)
+    assert time.perf_counter() - started < 0.3 + 0.25
+    assert move in state.legal_moves()
 
 
 def test_large_board_without_gravity() -> None:
