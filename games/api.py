@@ -15,10 +15,11 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from asgiref.sync import sync_to_async
+from asgiref.sync import iscoroutinefunction, sync_to_async
 from django.conf import settings
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
-from django.urls import reverse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotAllowed, JsonResponse
+from django.http.response import HttpResponseBase
+from django.urls import URLPattern, URLResolver, reverse
 from ninja import NinjaAPI, Status
 from ninja.decorators import decorate_view
 from ninja.errors import AuthenticationError, HttpError, ValidationError
@@ -42,20 +43,77 @@ log = logging.getLogger(__name__)
 
 MAX_TOKEN_LENGTH = 64
 
-api = NinjaAPI(
-    title="Quarto Site API",
-    version="1",
-    urls_namespace="api-v1",
-    description="Play Quarto, tic-tac-toe, connect-N and Ultimate Tic-Tac-Toe over JSON. "
-    "Errors are {error, detail}; a seat's token goes in 'Authorization: Bearer <token>'.",
-)
-
 
 def error(status: int, code: str, detail: str, **headers: str) -> JsonResponse:
     response = JsonResponse({"error": code, "detail": detail}, status=status)
     for name, value in headers.items():
         response[name.replace("_", "-")] = value
     return response
+
+
+def method_not_allowed(request: HttpRequest, refusal: HttpResponseNotAllowed) -> JsonResponse:
+    """Ninja's plain-text 405 retold as our JSON error, keeping its Allow header."""
+    allowed = sorted({m.strip() for m in refusal["Allow"].split(",") if m.strip()})
+    detail = f"{request.method} is not allowed on {request.path}; use {' or '.join(allowed)}."
+    return error(405, "method_not_allowed", detail, Allow=", ".join(allowed))
+
+
+def _json_405(view: Callable[..., Any]) -> Callable[..., Any]:
+    """Wrap an endpoint's URL view so that ninja's 405 comes out as a JSON error.
+
+    Ninja routes every method of a path to one view (PathView.get_view); when no
+    operation takes the request's method, that view returns HttpResponseNotAllowed
+    without running anything: no auth, rate limit, parsing or service call. Our
+    endpoints never return that class themselves, so retelling it here changes
+    nothing but the 405's body. ``functools.wraps`` keeps ``csrf_exempt``.
+    """
+    if iscoroutinefunction(view):
+
+        @functools.wraps(view)
+        async def async_view(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
+            response: HttpResponseBase = await view(request, *args, **kwargs)
+            if isinstance(response, HttpResponseNotAllowed):
+                return method_not_allowed(request, response)
+            return response
+
+        return async_view
+
+    @functools.wraps(view)
+    def sync_view(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
+        response: HttpResponseBase = view(request, *args, **kwargs)
+        if isinstance(response, HttpResponseNotAllowed):
+            return method_not_allowed(request, response)
+        return response
+
+    return sync_view
+
+
+class JsonAPI(NinjaAPI):
+    """NinjaAPI whose URL views answer a wrong method with a JSON 405 (see _json_405).
+
+    Ninja has no hook for its 405 (PathView._not_allowed is private and PathView is
+    built inside the routers), so the public ``urls`` are wrapped instead.
+    """
+
+    @property
+    def urls(self) -> tuple[list[URLResolver | URLPattern], str, str]:
+        patterns, app_name, namespace = super().urls
+        wrapped: list[URLResolver | URLPattern] = [
+            URLPattern(p.pattern, _json_405(p.callback), p.default_args, p.name)
+            if isinstance(p, URLPattern)
+            else p
+            for p in patterns
+        ]
+        return wrapped, app_name, namespace
+
+
+api = JsonAPI(
+    title="Quarto Site API",
+    version="1",
+    urls_namespace="api-v1",
+    description="Play Quarto, tic-tac-toe, connect-N and Ultimate Tic-Tac-Toe over JSON. "
+    "Errors are {error, detail}; a seat's token goes in 'Authorization: Bearer <token>'.",
+)
 
 
 # -- authentication, limits, errors ----------------------------------------------------
