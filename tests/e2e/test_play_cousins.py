@@ -6,6 +6,8 @@ from typing import Any
 
 import pytest
 
+from games import ai
+
 from .pages import click_and_wait, result, wait_for_turn
 
 pytestmark = pytest.mark.browser
@@ -33,13 +35,27 @@ def play_out(page: Any) -> str:
     raise AssertionError("the game did not end")
 
 
-def test_tictactoe_against_the_perfect_computer_never_wins(server: str, page: Any) -> None:
-    start(page, server, "tictactoe", "perfect")
-    result = play_out(page)
-    assert "You win" not in result
-    assert "wins" in result or "Draw" in result
-    if "wins" in result:
-        assert page.locator(".grid__cell.is-winning").count() == 3
+def assert_finished(page: Any, text: str, line: int) -> None:
+    """The page names the result, and a win lights its line."""
+    assert "wins" in text or "win!" in text or "Draw" in text, text
+    if "Draw" not in text:
+        assert page.locator(".grid__cell.is-winning").count() >= line
+
+
+@pytest.mark.parametrize("level", ai.levels("tictactoe"))
+def test_tictactoe_to_the_end_against_each_level(server: str, page: Any, level: str) -> None:
+    start(page, server, "tictactoe", level)
+    text = play_out(page)
+    assert_finished(page, text, 3)
+    if level == "perfect":
+        assert "You win" not in text
+
+
+@pytest.mark.parametrize("level", ai.levels("connect"))
+def test_connect_four_to_the_end_against_each_level(server: str, page: Any, level: str) -> None:
+    start(page, server, "connect", level)
+    assert page.locator(".grid__cell.is-landing").count() == 7  # where a stone would land, a column each
+    assert_finished(page, play_out(page), 4)
 
 
 def test_four_player_connect_with_three_computers(server: str, page: Any) -> None:
@@ -49,8 +65,9 @@ def test_four_player_connect_with_three_computers(server: str, page: Any) -> Non
     assert "wins" in result_text or "Draw" in result_text
 
 
-def test_ultimate_against_the_computer(server: str, page: Any) -> None:
-    start(page, server, "ultimate", "beginner")
+@pytest.mark.parametrize("level", ai.levels("ultimate"))
+def test_ultimate_to_the_end_against_each_level(server: str, page: Any, level: str) -> None:
+    start(page, server, "ultimate", level)
     assert page.locator(".ultimate__board.is-allowed").count() == 9  # the first move is free
-    result_text = play_out(page)
-    assert "wins" in result_text or "win!" in result_text or "Draw" in result_text
+    text = play_out(page)
+    assert "wins" in text or "win!" in text or "Draw" in text, text
