@@ -7,12 +7,15 @@ opponent's replies, but only the book's own moves. For each it keeps a best colu
 the exact score (see :mod:`games.ai.connect_core`), found by the same solver with no
 time limit and a large transposition table.
 
-The file ``data/connect4-book.txt`` is made by::
+The shipped file ``data/connect4-book.txt`` covers the first player's first four moves
+and the second player's first reply; it was made by two runs side by side::
 
-    python manage.py connect_book --plies 8
+    python manage.py connect_book --plies 8 --seat 0
+    python manage.py connect_book --plies 2 --seat 1
 
-which appends as it goes and skips positions already in the file, so an interrupted run
-resumes. Each line is ``<moves from the start> <best column> <score>`` with ``-`` for
+Each run appends as it goes and skips positions already in the file, so an interrupted
+run resumes. The file's header gives the times: about 5 minutes per position with one
+stone, 13 minutes for the empty board. Each line is ``<moves from the start> <best column> <score>`` with ``-`` for
 the empty board: ``dc e 2`` means after d then c, drop into e, which wins with the
 second-from-last possible stone. Mirror images share one entry.
 """
