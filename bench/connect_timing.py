@@ -47,14 +47,6 @@ def sample_positions(per_bucket: int, rng: random.Random) -> dict[tuple[int, int
     return found
 
 
-def source(state: connect.State, budget: float) -> str:
-    """Where the top level's move would come from: book, solver or search."""
-    if book.best_column(state) is not None:
-        return "book"
-    ai._shared_tt.clear()
-    return "solver" if ai._master_column(state, budget) is not None else "search"
-
-
 def wdl(state: connect.State, seconds: float) -> dict[int, int] | None:
     """Win (1) / draw (0) / loss (-1) of every column for the side to move, or None if too slow."""
     values = {}
@@ -87,11 +79,11 @@ def main() -> None:
         times = []
         best = checked = 0
         for state in states:
-            sources[source(state, args.budget)] += 1
             ai._shared_tt.clear()
             t0 = time.perf_counter()
-            move = ai.choose_move(state, "master", budget=args.budget, rng=rng)
+            move, source = ai.master_move(state, args.budget, rng)
             times.append(time.perf_counter() - t0)
+            sources[source] += 1
             assert isinstance(move, connect.Drop)
             values = wdl(state, args.check_seconds)
             if values is not None:

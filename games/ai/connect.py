@@ -9,10 +9,11 @@ How the top level (``master``) thinks, by kind of game:
   column (``(height + 1) * width <= 64``: Connect Four and every smaller board): on the
   7x6 board the first plies come from the opening book (:mod:`games.ai.connect_book`).
   Past it, the solver (negamax, alpha-beta, transposition table, iterative null-window
-  search) first looks for win / draw / loss only, then for the exact score, within 60 %
-  of the budget. A move found so is game-theoretically best (with the exact score: the
-  fastest win, else a draw, else the slowest loss). If the solver runs out of time, the
-  move comes from an iterative-deepening heuristic search with the rest of the budget.
+  search) first looks for win / draw / loss only, then for the exact score. A move found
+  so is game-theoretically best (with the exact score: the fastest win, else a draw, else
+  the slowest loss). The solver gets a short first try, then an iterative-deepening
+  heuristic search finds a fallback move, then the solver goes on until nearly the whole
+  budget is spent (:func:`master_move`); the fallback is played if it did not finish.
   Where each applies, by number of stones: ``bench/connect_timing.py`` and
   ``docs/performance.md``.
 * Everything else (no gravity, larger boards, three or four players): iterative-deepening
@@ -46,8 +47,12 @@ from .clock import deadline_ns
 
 LEVELS = ("beginner", "casual", "club", "expert", "master")
 FIXED_DEPTH = {"casual": 2, "club": 4}
-SOLVER_SHARE = 0.6  # of the budget, for the exact searches (the rest for the heuristic one)
-WEAK_SHARE = 0.4
+SOLVER_SHARE = 0.6  # of the analysis budget, for the exact scores (the rest for the heuristic search)
+# The top level's move, as shares of its budget: a first try of the solver, the heuristic
+# search's fallback move, then the solver again until SOLVE_UNTIL of the budget has passed.
+QUICK_SOLVE_SHARE = 0.15
+SEARCH_SHARE = 0.25
+SOLVE_UNTIL = 0.95
 PROVEN = core.WIN_SCORE - 100_000
 NEAR_ONLY_ABOVE = 25  # without gravity, bigger boards only consider cells near the stones
 _tt_lock = threading.Lock()
@@ -291,27 +296,55 @@ def _best_of(found: Deepening, rng: random.Random) -> int:
     return rng.choice(ties) if found.every_value else ties[0]
 
 
-def _master_column(state: State, budget: float) -> int | None:
-    """A game-theoretically best column from the book or the solver, or None.
+def _solved_column(state: State, seconds: float) -> int | None:
+    """A game-theoretically best column if the solver finds one within ``seconds``, else None.
 
     The weak search (win / draw / loss) finishes several times sooner than the exact one,
     so it runs first; the exact search then starts from its table entries and, if it
     finishes, picks the fastest win or the slowest loss. In a lost position the weak
-    search's move is no better than any other, so that case is left to the heuristic
-    search unless the exact search finished.
+    search's move is no better than any other, so that case gives None unless the exact
+    search finished.
     """
-    booked = book.best_column(state)
-    if booked is not None:
-        return booked
     started = time.perf_counter()
-    weak = solve_best(state, budget * WEAK_SHARE, weak=True)
+    weak = solve_best(state, seconds, weak=True)
     if weak is None:
         return None
-    left = budget * SOLVER_SHARE - (time.perf_counter() - started)
+    left = seconds - (time.perf_counter() - started)
     exact = solve_best(state, left) if left > 0 else None
     if exact is not None:
         return exact[0]
     return weak[0] if weak[1] >= 0 else None
+
+
+def master_move(state: State, budget: float, rng: random.Random) -> tuple[Move, str]:
+    """The top level's move, and where it came from: ``book``, ``solver`` or ``search``.
+
+    On solvable boards: the book; else a short try of the solver (enough for most
+    positions from the middle game on); else a heuristic search for a fallback move, then
+    the solver again, on the table its first try filled, until nearly the whole budget is
+    spent. Proving a draw can take the solver several times longer than finding a win,
+    and in the positions it cannot finish the heuristic move is often not best, so the
+    solver gets the larger share (``bench/connect_timing.py``).
+    """
+    started = time.perf_counter()
+
+    def until(share: float) -> float:
+        return budget * share - (time.perf_counter() - started)
+
+    if fits_bitboard(state):
+        booked = book.best_column(state)
+        if booked is not None:
+            return Drop(booked), "book"
+        column = _solved_column(state, until(QUICK_SOLVE_SHARE))
+        if column is not None:
+            return Drop(column), "solver"
+        fallback = deepen(state, budget * SEARCH_SHARE, every_value=False)
+        column = _solved_column(state, until(SOLVE_UNTIL))
+        if column is not None:
+            return Drop(column), "solver"
+        return _move_for(state, _best_of(fallback, rng)), "search"
+    found = deepen(state, max(until(1.0), 0.05), every_value=False)
+    return _move_for(state, _best_of(found, rng)), "search"
 
 
 def choose_move(state: State, level: str, budget: float = 1.0, rng: random.Random | None = None) -> Move:
@@ -328,14 +361,7 @@ def choose_move(state: State, level: str, budget: float = 1.0, rng: random.Rando
         found = deepen(state, budget / 2, every_value=False)
         return _move_for(state, _best_of(found, rng))
     if level == "master":
-        started = time.perf_counter()
-        if fits_bitboard(state):
-            column = _master_column(state, budget)
-            if column is not None:
-                return Drop(column)
-        left = budget - (time.perf_counter() - started)
-        found = deepen(state, max(left, 0.05), every_value=False)
-        return _move_for(state, _best_of(found, rng))
+        return master_move(state, budget, rng)[0]
     raise ValueError(f"unknown connect-N level {level!r}; levels: {', '.join(LEVELS)}")
 
 

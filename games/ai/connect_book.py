@@ -15,8 +15,10 @@ and the second player's first reply; it was made by two runs side by side::
 
 Each run appends as it goes and skips positions already in the file, so an interrupted
 run resumes. The file's header gives the times: about 5 minutes per position with one
-stone, 13 minutes for the empty board. Each line is ``<moves from the start> <best column> <score>`` with ``-`` for
-the empty board: ``dc e 2`` means after d then c, drop into e, which wins with the
+stone, 13 minutes for the empty board.
+
+Each line is ``<moves from the start> <best column> <score>`` with ``-`` for the empty
+board: ``dc e 2`` means after d then c, drop into e, which wins with the
 second-from-last possible stone. Mirror images share one entry.
 """
 

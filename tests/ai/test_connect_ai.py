@@ -10,6 +10,7 @@ from functools import cache
 import pytest
 
 from games.ai import connect as ai
+from games.ai import connect_book
 from games.ai.base import DRAW, LOSS, WIN
 from games.engine import connect
 
@@ -141,6 +142,25 @@ def test_master_opens_from_the_book_at_once() -> None:
     started = time.perf_counter()
     assert ai.choose_move(connect.initial_state(), "master", budget=1.0) == connect.Drop(3)
     assert time.perf_counter() - started < 0.5
+
+
+def test_master_move_says_where_it_came_from() -> None:
+    rng = random.Random(3)
+    assert ai.master_move(connect.initial_state(), 1.0, rng) == (connect.Drop(3), "book")
+    late = random_position(random.Random(5), 24)
+    move, source = ai.master_move(late, 1.0, rng)
+    assert source == "solver"
+    values = {a.move: a.value for a in ai.analyse(late, 2.0)}
+    assert values[move] == max(values.values(), key=[LOSS, DRAW, WIN].index)
+    # Five stones, off the book's lines, with 20 ms: the solver cannot finish.
+    early = connect.initial_state()
+    for letter in "aggab":
+        early = early.play(connect.Drop("abcdefg".index(letter)))
+    assert connect_book.lookup(early) is None
+    move, source = ai.master_move(early, 0.02, rng)
+    assert source == "search" and move in early.legal_moves()
+    # Other boards have no solver: the heuristic search decides.
+    assert ai.master_move(connect.initial_state(gravity=False), 0.05, rng)[1] == "search"
 
 
 @pytest.mark.parametrize("level", ["expert", "master"])
