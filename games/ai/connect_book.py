@@ -48,15 +48,10 @@ def is_book_board(state: State) -> bool:
 
 def _key(state: State) -> tuple[int, int]:
     """(key, key of the mirror image): stones of the mover + all stones, 7 bits a column."""
-    pos = mask = 0
-    for cell, owner in enumerate(state.board):
-        if owner is None:
-            continue
-        rank, file = divmod(cell, WIDTH)
-        mask |= 1 << (file * (HEIGHT + 1) + rank)
-        if owner == state.to_move:
-            pos |= 1 << (file * (HEIGHT + 1) + rank)
-    key = pos + mask
+    from .connect import bitboards  # here, not at the top: connect imports this module
+
+    pos, mask = bitboards(state)
+    key = int(pos) + int(mask)
     column = (1 << (HEIGHT + 1)) - 1
     mirror = 0
     for file in range(WIDTH):
@@ -126,7 +121,7 @@ def best_column(state: State) -> int | None:
 
 
 def _solve(state: State, table: np.ndarray) -> tuple[int, int, int]:
-    from .connect import bitboards
+    from .connect import bitboards  # as in _key
 
     pos, mask = bitboards(state)
     stats = core.new_stats()
