@@ -4,13 +4,19 @@ For each position: where the move came from (the opening book, the solver, or th
 heuristic search when the solver ran out of time), how long the move took, and whether
 it is game-theoretically best: it keeps the position's value (win, draw or loss), checked
 afterwards by solving every column with no time limit that matters (``--check-seconds``
-each). Every position starts from a cold transposition table, as in a fresh game, which
-is the worst case: in a game the table keeps what earlier moves searched.
+each). Book moves were solved offline and are counted as best without a check.
 
-Positions come from games between two ``club`` players (four-ply search, random among
-equal moves), so they look like real play rather than random noise.
+Two ways to get positions:
+
+* by default, positions from games between two ``club`` players (four-ply search, random
+  among equal moves), so they look like real play but are mostly off the book's lines;
+  every one starts from a cold transposition table, the worst case;
+* with ``--games N``, the positions the top level meets in N games of its own against
+  ``--opponent`` (taking turns to start, the opponent with the same budget), with the
+  table kept from move to move as in a game on the site.
 
     python bench/connect_timing.py --positions 8 --budget 1.0
+    python bench/connect_timing.py --games 10 --opponent expert --budget 1.0
 """
 
 from __future__ import annotations
@@ -20,6 +26,7 @@ import random
 import statistics
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -31,7 +38,7 @@ from games.engine import connect
 BUCKETS = ((0, 4), (5, 8), (9, 12), (13, 16), (17, 20), (21, 26), (27, 41))
 
 
-def sample_positions(per_bucket: int, rng: random.Random) -> dict[tuple[int, int], list[connect.State]]:
+def sample_positions(per_bucket: int, rng: random.Random) -> Iterator[connect.State]:
     found: dict[tuple[int, int], list[connect.State]] = {b: [] for b in BUCKETS}
     while any(len(v) < per_bucket for v in found.values()):
         state = connect.initial_state()
@@ -44,7 +51,8 @@ def sample_positions(per_bucket: int, rng: random.Random) -> dict[tuple[int, int
                 ):
                     found[bucket].append(state)
             state = state.play(ai.choose_move(state, "club", budget=0.2, rng=rng))
-    return found
+    for states in found.values():
+        yield from states
 
 
 def wdl(state: connect.State, seconds: float) -> dict[int, int] | None:
@@ -62,40 +70,82 @@ def wdl(state: connect.State, seconds: float) -> dict[int, int] | None:
     return values
 
 
+class Row:
+    """One bucket of the table: where the moves came from, their times, how many were best."""
+
+    def __init__(self) -> None:
+        self.sources = {"book": 0, "solver": 0, "search": 0}
+        self.times: list[float] = []
+        self.best = self.checked = 0
+
+    def add(self, state: connect.State, budget: float, rng: random.Random, check: float) -> connect.State:
+        """Let the top level move in ``state``, record it, and return the position after it."""
+        started = time.perf_counter()
+        move, source = ai.master_move(state, budget, rng)
+        self.times.append(time.perf_counter() - started)
+        self.sources[source] += 1
+        assert isinstance(move, connect.Drop)
+        # The check solves with the shared table too: keep the game's table as the move left it.
+        kept = [table.copy() for table in ai._shared_tt.values()]
+        values = None if source == "book" else wdl(state, check)
+        for table, copy in zip(ai._shared_tt.values(), kept, strict=False):
+            table[:] = copy
+        if source == "book":
+            self.checked += 1
+            self.best += 1
+        elif values is not None:
+            self.checked += 1
+            self.best += values[move.column] == max(values.values())
+        return state.play(move)
+
+    def line(self, bucket: tuple[int, int]) -> str:
+        return (
+            f"{bucket[0]:2d}-{bucket[1]:2d}   {len(self.times):5d}     "
+            f"{self.sources['book']:4d} {self.sources['solver']:6d} {self.sources['search']:6d}   "
+            f"{statistics.mean(self.times):6.3f} / {max(self.times):6.3f} s   "
+            f"{self.best:3d} of {self.checked:3d}"
+        )
+
+
+def bucket_of(state: connect.State) -> tuple[int, int]:
+    return next(b for b in BUCKETS if b[0] <= state.ply <= b[1])
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--positions", type=int, default=8, help="positions per bucket of stones")
+    parser.add_argument("--games", type=int, default=0, help="play this many games instead")
+    parser.add_argument("--opponent", default="club", choices=ai.LEVELS, help="the level played in --games")
     parser.add_argument("--budget", type=float, default=1.0)
     parser.add_argument("--check-seconds", type=float, default=30.0, help="time to solve each column")
     parser.add_argument("--seed", type=int, default=11)
     args = parser.parse_args()
     print(f"warm-up: {ai.warm_up():.2f} s")
     rng = random.Random(args.seed)
-    positions = sample_positions(args.positions, rng)
+    rows = {b: Row() for b in BUCKETS}
     print(f"budget {args.budget:g} s per move; book: {len(book._entries())} positions")
-    print("stones  positions  book solver search  move time mean / max   best move (checked)")
-    for bucket, states in positions.items():
-        sources = {"book": 0, "solver": 0, "search": 0}
-        times = []
-        best = checked = 0
-        for state in states:
+    if args.games:
+        ai._shared_tt.clear()
+        for game in range(args.games):
+            state = connect.initial_state()
+            while not state.is_over():
+                if state.to_move == game % 2:
+                    state = rows[bucket_of(state)].add(state, args.budget, rng, args.check_seconds)
+                else:
+                    state = state.play(ai.choose_move(state, args.opponent, budget=args.budget, rng=rng))
+            outcome = state.outcome
+            assert outcome is not None
+            result = "draw" if outcome.is_draw else ("won" if outcome.winner == game % 2 else "lost")
+            seat = "first" if game % 2 == 0 else "second"
+            print(f"game {game + 1}: the top level moved {seat} and {result}", flush=True)
+    else:
+        for state in sample_positions(args.positions, rng):
             ai._shared_tt.clear()
-            t0 = time.perf_counter()
-            move, source = ai.master_move(state, args.budget, rng)
-            times.append(time.perf_counter() - t0)
-            sources[source] += 1
-            assert isinstance(move, connect.Drop)
-            values = wdl(state, args.check_seconds)
-            if values is not None:
-                checked += 1
-                best += values[move.column] == max(values.values())
-        print(
-            f"{bucket[0]:2d}-{bucket[1]:2d}   {len(states):5d}     "
-            f"{sources['book']:4d} {sources['solver']:6d} {sources['search']:6d}   "
-            f"{statistics.mean(times):6.3f} / {max(times):6.3f} s   "
-            f"{best:3d} of {checked:3d}",
-            flush=True,
-        )
+            rows[bucket_of(state)].add(state, args.budget, rng, args.check_seconds)
+    print("stones  positions  book solver search  move time mean / max   best move (checked)")
+    for bucket, row in rows.items():
+        if row.times:
+            print(row.line(bucket), flush=True)
 
 
 if __name__ == "__main__":
