@@ -366,10 +366,12 @@ def choose_move(state: State, level: str, budget: float = 1.0, rng: random.Rando
 
 
 def warm_up() -> float:
-    """Compile (or load from numba's cache) every kernel; returns the seconds it took."""
+    """Compile (or load from numba's cache) every kernel and read the opening book; returns
+    the seconds it took."""
     from games.engine.connect import initial_state
 
     started = time.perf_counter()
+    book.lookup(initial_state())  # reads the opening book (about 0.6 s)
     small = initial_state(width=4, height=4, n=3)
     solve_columns(small, 10.0)
     deepen(initial_state(width=4, height=4, n=3, gravity=False), 0.05, every_value=True)
