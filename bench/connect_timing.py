@@ -38,12 +38,15 @@ from games.engine import connect
 BUCKETS = ((0, 4), (5, 8), (9, 12), (13, 16), (17, 20), (21, 26), (27, 41))
 
 
-def sample_positions(per_bucket: int, rng: random.Random) -> Iterator[connect.State]:
-    found: dict[tuple[int, int], list[connect.State]] = {b: [] for b in BUCKETS}
+def sample_positions(
+    per_bucket: int, rng: random.Random, buckets: tuple[tuple[int, int], ...] = BUCKETS
+) -> Iterator[connect.State]:
+    """``per_bucket`` positions with a number of stones in each bucket, bucket by bucket."""
+    found: dict[tuple[int, int], list[connect.State]] = {b: [] for b in buckets}
     while any(len(v) < per_bucket for v in found.values()):
         state = connect.initial_state()
         while not state.is_over():
-            for bucket in BUCKETS:
+            for bucket in buckets:
                 if (
                     bucket[0] <= state.ply <= bucket[1]
                     and len(found[bucket]) < per_bucket
