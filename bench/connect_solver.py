@@ -35,8 +35,8 @@ def solve(table: np.ndarray, state: State, weak: bool) -> tuple[int, float, int]
     pos, mask = ai.bitboards(state)
     stats = core.new_stats()
     best = np.zeros(1, dtype=np.int64)
-    started = time.perf_counter()
     shape = (state.width, state.height, state.n)
+    started = time.perf_counter()
     score = core.solve_best(pos, mask, state.ply, *shape, table, stats, best, weak)
     return int(score), time.perf_counter() - started, int(stats[core.NODES])
 

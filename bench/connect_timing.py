@@ -91,8 +91,8 @@ class Row:
         # The check solves with the shared table too: keep the game's table as the move left it.
         kept = [table.copy() for table in ai._shared_tt.values()]
         values = None if source == "book" else wdl(state, check)
-        for table, copy in zip(ai._shared_tt.values(), kept, strict=False):
-            table[:] = copy
+        for table, saved in zip(ai._shared_tt.values(), kept, strict=True):
+            table[:] = saved
         if source == "book":
             self.checked += 1
             self.best += 1
