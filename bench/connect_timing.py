@@ -123,10 +123,13 @@ def main() -> None:
     parser.add_argument("--check-seconds", type=float, default=30.0, help="time to solve each column")
     parser.add_argument("--seed", type=int, default=11)
     args = parser.parse_args()
+    started = time.perf_counter()
+    entries = len(book._entries())
+    print(f"book: {entries} positions, read in {time.perf_counter() - started:.3f} s")
     print(f"warm-up: {ai.warm_up():.2f} s")
     rng = random.Random(args.seed)
     rows = {b: Row() for b in BUCKETS}
-    print(f"budget {args.budget:g} s per move; book: {len(book._entries())} positions")
+    print(f"budget {args.budget:g} s per move")
     if args.games:
         ai._shared_tt.clear()
         for game in range(args.games):

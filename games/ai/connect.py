@@ -371,7 +371,7 @@ def warm_up() -> float:
     from games.engine.connect import initial_state
 
     started = time.perf_counter()
-    book.lookup(initial_state())  # reads the opening book (about 0.6 s)
+    book.lookup(initial_state())  # reads the opening book (about 40 ms)
     small = initial_state(width=4, height=4, n=3)
     solve_columns(small, 10.0)
     deepen(initial_state(width=4, height=4, n=3, gravity=False), 0.05, every_value=True)
