@@ -138,7 +138,7 @@ def best_column(state: State) -> int | None:
 
 
 def _solve(state: State, table: np.ndarray) -> tuple[int, int, int]:
-    from .connect import bitboards  # as in _key
+    from .connect import bitboards  # as in canonical
 
     pos, mask = bitboards(state)
     stats = core.new_stats()
@@ -161,7 +161,7 @@ def build(
     part below that position; ``seats`` limits the run to the book's moves as those
     players (two runs, one a seat, can share the work between two processes).
     """
-    known = {canonical(replay(m))[0]: (m, c, s) for m, c, s in _parse(path)}
+    known = {_canonical_key(_key_of_moves(m))[0]: (m, c, s) for m, c, s in _parse(path)}
     table = np.zeros(BUILD_TT_SIZE, dtype=np.uint64)
     added = 0
     if not path.exists():
@@ -192,7 +192,7 @@ def build(
                         f"{time.perf_counter() - started:8.1f} s"
                     )
                 booked_moves, column, _score = known[key]
-                if canonical(replay(booked_moves))[1] != canonical(state)[1]:
+                if _canonical_key(_key_of_moves(booked_moves))[1] != canonical(state)[1]:
                     column = WIDTH - 1 - column
                 columns = [column]
             for column in columns:

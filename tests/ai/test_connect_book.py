@@ -57,10 +57,11 @@ def test_scores_agree_along_the_book_lines() -> None:
     checked = 0
     for moves, column, score in ENTRIES:
         after = moves + FILES[column]
-        if book.replay(after).is_over():  # the book's stone wins at once: the top score left
+        position = book.replay(after)
+        if position.is_over():  # the book's stone wins at once: the top score left
             assert score == (book.WIDTH * book.HEIGHT + 1 - len(moves)) // 2, moves
             continue
-        replies = [score_of(after + FILES[r]) for r in book.replay(after).droppable_columns]
+        replies = [score_of(after + FILES[r]) for r in position.droppable_columns]
         if len(moves) + 2 < DEPTH[len(moves) % 2]:
             assert None not in replies
             assert score == min(r for r in replies if r is not None), moves
