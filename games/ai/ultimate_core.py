@@ -16,6 +16,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from games.engine.ultimate import SMALL_LINES
+
 X_MASKS = 0  # 0..8: cells of X in each small board
 O_MASKS = 9  # 9..17: cells of O
 META = 18  # 18, 19: small boards won by X, by O
@@ -27,7 +29,8 @@ STATE_SIZE = 24
 PLAYING, DRAW = -1, 2
 FULL = 511
 
-LINES = (7, 56, 448, 73, 146, 292, 273, 84)
+# The eight lines of a small board (and of the boards), as 9-bit masks of its cells.
+LINES = tuple(sum(1 << i for i in line) for line in SMALL_LINES)
 
 
 def _win_table() -> np.ndarray:

@@ -33,6 +33,51 @@ def parse_cell(text: str, width: int, height: int) -> int:
     return rank * width + file
 
 
+def lines(width: int, height: int, n: int) -> tuple[tuple[int, ...], ...]:
+    """Every run of ``n`` cells in a straight line: rows (bottom rank first), then columns
+    (left file first), then rising and falling diagonals; each run's cells in index order.
+
+    On a square board with ``n`` equal to its side these are the familiar eight (3x3) or
+    ten (4x4) lines: ranks, files, and the two long diagonals.
+    """
+    rows = tuple(
+        tuple(r * width + f + k for k in range(n)) for r in range(height) for f in range(width - n + 1)
+    )
+    columns = tuple(
+        tuple((r + k) * width + f for k in range(n)) for f in range(width) for r in range(height - n + 1)
+    )
+    rising = tuple(
+        tuple((r + k) * width + f + k for k in range(n))
+        for r in range(height - n + 1)
+        for f in range(width - n + 1)
+    )
+    falling = tuple(
+        tuple((r + k) * width + f - k for k in range(n))
+        for r in range(height - n + 1)
+        for f in range(n - 1, width)
+    )
+    return rows + columns + rising + falling
+
+
+def blocks(width: int, height: int, side: int, step: int) -> tuple[tuple[int, ...], ...]:
+    """The ``side`` x ``side`` squares of cells whose corners lie ``step`` apart, bottom-left
+    first, rank by rank; each square's cells bottom rank first, as a small board numbers them.
+
+    ``step == side`` tiles the board (Ultimate's small boards); ``step == 1`` gives every
+    overlapping square (Quarto's 2x2 wins).
+    """
+    return tuple(
+        tuple((r + i) * width + f + j for i in range(side) for j in range(side))
+        for r in range(0, height - side + 1, step)
+        for f in range(0, width - side + 1, step)
+    )
+
+
+def lines_through(cells: int, table: Sequence[tuple[int, ...]]) -> tuple[tuple[tuple[int, ...], ...], ...]:
+    """For each of ``cells`` cells, the lines of ``table`` that contain it, in their order."""
+    return tuple(tuple(line for line in table if cell in line) for cell in range(cells))
+
+
 def rows_top_first(width: int, height: int) -> list[list[int]]:
     """Cell indices in reading order, top rank first, as boards are drawn."""
     return [[rank * width + file for file in range(width)] for rank in reversed(range(height))]

@@ -25,7 +25,7 @@ from .base import (
     check_turn,
     reject_unknown,
 )
-from .grid import cell_name, parse_cell
+from .grid import blocks, cell_name, lines, lines_through, parse_cell
 
 SIZE = 4
 CELLS = SIZE * SIZE
@@ -42,17 +42,10 @@ TRAITS = (
 )
 SHAPE_BIT, HEIGHT_BIT, FILL_BIT, COLOUR_BIT = 8, 4, 2, 1
 
-ROWS = tuple(tuple(r * SIZE + c for c in range(SIZE)) for r in range(SIZE))
-COLUMNS = tuple(tuple(r * SIZE + c for r in range(SIZE)) for c in range(SIZE))
-DIAGONALS = (tuple(i * SIZE + i for i in range(SIZE)), tuple(i * SIZE + SIZE - 1 - i for i in range(SIZE)))
-WIN_LINES = ROWS + COLUMNS + DIAGONALS
-SQUARES = tuple(
-    (r * SIZE + c, r * SIZE + c + 1, (r + 1) * SIZE + c, (r + 1) * SIZE + c + 1)
-    for r in range(SIZE - 1)
-    for c in range(SIZE - 1)
-)
-LINES_THROUGH = tuple(tuple(line for line in WIN_LINES if cell in line) for cell in range(CELLS))
-SQUARES_THROUGH = tuple(tuple(sq for sq in SQUARES if cell in sq) for cell in range(CELLS))
+WIN_LINES = lines(SIZE, SIZE, SIZE)  # ranks, files, the two diagonals
+SQUARES = blocks(SIZE, SIZE, 2, 1)  # every 2x2 square: wins too with the advanced rule
+LINES_THROUGH = lines_through(CELLS, WIN_LINES)
+SQUARES_THROUGH = lines_through(CELLS, SQUARES)
 
 PLACE, GIVE = "place", "give"
 

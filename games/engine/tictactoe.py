@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .base import BadNotation, GameRules, Outcome, check_playing, check_turn, reject_unknown
-from .grid import cell_name, check_free, draw_marks, parse_cell, read_marks, with_mark
+from .grid import cell_name, check_free, draw_marks, lines, lines_through, parse_cell, read_marks, with_mark
 
 SIZE = 3
 CELLS = SIZE * SIZE
@@ -20,11 +20,8 @@ CELL_NAMES = tuple(cell_name(i, SIZE) for i in range(CELLS))
 SYMBOLS = ("X", "O")
 CROSS, NOUGHT = 0, 1  # seats: X moves first
 
-ROWS = tuple(tuple(r * SIZE + c for c in range(SIZE)) for r in range(SIZE))
-COLUMNS = tuple(tuple(r * SIZE + c for r in range(SIZE)) for c in range(SIZE))
-DIAGONALS = (tuple(i * SIZE + i for i in range(SIZE)), tuple(i * SIZE + SIZE - 1 - i for i in range(SIZE)))
-WIN_LINES = ROWS + COLUMNS + DIAGONALS
-LINES_THROUGH = tuple(tuple(line for line in WIN_LINES if cell in line) for cell in range(CELLS))
+WIN_LINES = lines(SIZE, SIZE, SIZE)  # ranks, files, the two diagonals
+LINES_THROUGH = lines_through(CELLS, WIN_LINES)
 
 # Position words as seen on the drawn board (top rank first).
 POSITIONS = {

@@ -19,15 +19,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from .base import BadNotation, GameRules, IllegalMove, Outcome, check_playing, check_turn, reject_unknown
-from .grid import cell_name, check_free, draw_marks, parse_cell, read_marks, with_mark
-from .tictactoe import WIN_LINES as SMALL_LINES
+from .grid import blocks, cell_name, check_free, draw_marks, lines, parse_cell, read_marks, with_mark
 
 SIZE = 9
 CELLS = SIZE * SIZE
-BOARDS = 9
+SMALL = 3  # a small board is SMALL x SMALL cells, and the boards form a SMALL x SMALL grid
+BOARDS = SMALL * SMALL
 CELL_NAMES = tuple(cell_name(i, SIZE) for i in range(CELLS))
 SYMBOLS = ("X", "O")
 DRAWN = -1  # in board_owners: a full small board that nobody won
+SMALL_LINES = lines(SMALL, SMALL, SMALL)  # within a small board, by the cells' positions 0-8
 META_LINES = SMALL_LINES  # lines of small boards, numbered like cells of a small board
 
 
@@ -46,9 +47,7 @@ def inner_of(cell: int) -> int:
 BOARD_OF = tuple(board_of(c) for c in range(CELLS))
 INNER_OF = tuple(inner_of(c) for c in range(CELLS))
 # BOARD_CELLS[b][i]: the 9x9 index of cell i of small board b.
-BOARD_CELLS = tuple(
-    tuple(((b // 3) * 3 + i // 3) * SIZE + (b % 3) * 3 + i % 3 for i in range(9)) for b in range(BOARDS)
-)
+BOARD_CELLS = blocks(SIZE, SIZE, SMALL, SMALL)
 _POSITION_WORDS = (
     "bottom-left",
     "bottom",
@@ -60,10 +59,9 @@ _POSITION_WORDS = (
     "top",
     "top-right",
 )
-BOARD_NAMES = tuple(
-    f"{_POSITION_WORDS[b]} board ({CELL_NAMES[BOARD_CELLS[b][0]]}-{CELL_NAMES[BOARD_CELLS[b][8]]})"
-    for b in range(BOARDS)
-)
+# BOARD_SPANS[b]: small board b by its corner cells, "d4-f6".
+BOARD_SPANS = tuple(f"{CELL_NAMES[cells[0]]}-{CELL_NAMES[cells[-1]]}" for cells in BOARD_CELLS)
+BOARD_NAMES = tuple(f"{_POSITION_WORDS[b]} board ({BOARD_SPANS[b]})" for b in range(BOARDS))
 
 
 @dataclass(frozen=True)
