@@ -28,14 +28,13 @@ from dataclasses import dataclass
 
 from games.engine.quarto import (
     CELLS,
-    LINES_THROUGH,
     RULES,
-    SQUARES_THROUGH,
     Action,
     Give,
     Place,
     State,
     is_quarto,
+    winning_lines_through,
 )
 
 from .base import DRAW, LOSS, WIN, ActionValue
@@ -82,7 +81,7 @@ def winning_cells(state: State, piece: int) -> list[int]:
     for cell in range(CELLS):
         if board[cell] is not None:
             continue
-        lines = LINES_THROUGH[cell] + (SQUARES_THROUGH[cell] if state.advanced else ())
+        lines = winning_lines_through(cell, state.advanced)
         for line in lines:
             others = [p for p in (board[i] for i in line if i != cell) if p is not None]
             if len(others) == len(line) - 1 and is_quarto(piece, others[0], others[1], others[2]):

@@ -19,7 +19,7 @@ from itertools import permutations
 import numpy as np
 import numpy.typing as npt
 
-from games.engine.quarto import CELLS, SIZE, SQUARES, WIN_LINES
+from games.engine.quarto import CELLS, SIZE, winning_lines
 
 BoardPerm = tuple[int, ...]
 """``perm[cell]`` is where the piece on ``cell`` goes."""
@@ -31,7 +31,7 @@ IntArray = npt.NDArray[np.int64]
 
 
 def line_masks(advanced: bool) -> tuple[int, ...]:
-    lines = WIN_LINES + (SQUARES if advanced else ())
+    lines = winning_lines(advanced)
     return tuple(sum(1 << c for c in line) for line in lines)
 
 
@@ -61,7 +61,7 @@ def _board_candidates() -> list[BoardPerm]:
 
 def board_symmetries(advanced: bool = False) -> tuple[BoardPerm, ...]:
     """The board permutations that map the winning lines onto themselves, identity first."""
-    lines = {frozenset(line) for line in WIN_LINES + (SQUARES if advanced else ())}
+    lines = {frozenset(line) for line in winning_lines(advanced)}
     found = [
         perm for perm in _board_candidates() if {frozenset(perm[c] for c in line) for line in lines} == lines
     ]

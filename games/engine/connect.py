@@ -12,7 +12,7 @@ The defaults are Connect Four: 7 columns, 6 rows, four in a row, gravity, two pl
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -132,6 +132,29 @@ def winning_runs(
     return runs
 
 
+def outcome_of(
+    board: tuple[int | None, ...], width: int, height: int, n: int, cells: Iterable[int]
+) -> Outcome | None:
+    """How ``board`` has ended: won by the owner of the first of ``cells`` that lies on a
+    winning run (with every such run through it), else drawn when full, else ``None``.
+
+    After a move, the cell it filled is enough.
+    """
+    for cell in cells:
+        runs = winning_runs(board, width, height, n, cell)
+        if runs:
+            return Outcome(winner=board[cell], lines=tuple(runs))
+    if None not in board:
+        return Outcome(winner=None)
+    return None
+
+
+def open_columns(board: tuple[int | None, ...], width: int, height: int) -> tuple[int, ...]:
+    """Columns (file indices) whose top cell is still empty."""
+    top = (height - 1) * width
+    return tuple(c for c in range(width) if board[top + c] is None)
+
+
 @dataclass(frozen=True)
 class State:
     width: int = 7
@@ -180,7 +203,7 @@ class State:
         """Columns (file indices) that still take a stone; empty when the game is over."""
         if self.outcome is not None:
             return ()
-        return tuple(c for c in range(self.width) if self.board[(self.height - 1) * self.width + c] is None)
+        return open_columns(self.board, self.width, self.height)
 
     @property
     def legal_targets(self) -> tuple[int, ...]:
@@ -248,12 +271,7 @@ class State:
         """Put the mover's stone on ``cell`` (assumed legal: no checks). For search and replay speed."""
         mover = self.to_move
         board = with_mark(self.board, cell, mover)
-        runs = winning_runs(board, self.width, self.height, self.n, cell)
-        outcome: Outcome | None = None
-        if runs:
-            outcome = Outcome(winner=mover, lines=tuple(runs))
-        elif None not in board:
-            outcome = Outcome(winner=None)
+        outcome = outcome_of(board, self.width, self.height, self.n, (cell,))
         return State(
             width=self.width,
             height=self.height,
@@ -298,7 +316,7 @@ def from_ascii(
     """A position from rows of ``X O A B`` (seats 0-3) and ``.``, top rank first (blanks ignored).
 
     The side to move defaults to the seat the stone counts imply; the outcome is worked out
-    from the board (the first line found).
+    from the board (see :func:`outcome_of`).
     """
     rows = ["".join(line.split()).upper() for line in text.strip().splitlines()]
     height, width = len(rows), len(rows[0])
@@ -307,14 +325,7 @@ def from_ascii(
     cells = read_marks(rows, width, SYMBOLS)
     if to_move is None:
         to_move = (width * height - cells.count(None)) % players
-    outcome: Outcome | None = None
-    for cell, owner in enumerate(cells):
-        runs = winning_runs(cells, width, height, n, cell) if owner is not None else []
-        if runs:
-            outcome = Outcome(winner=owner, lines=(runs[0],))
-            break
-    if outcome is None and None not in cells:
-        outcome = Outcome(winner=None)
+    outcome = outcome_of(cells, width, height, n, range(width * height))
     return State(
         width=width,
         height=height,
@@ -332,7 +343,7 @@ def to_ascii(state: State) -> str:
     return "\n".join(" ".join(row) for row in draw_marks(state.board, state.width, SYMBOLS))
 
 
-RULES = GameRules(
+RULES: GameRules[State, Move] = GameRules(
     kind="connect",
     title="Connect-N",
     initial_state=initial_state,

@@ -25,7 +25,7 @@ from .base import (
     check_turn,
     reject_unknown,
 )
-from .grid import blocks, cell_name, lines, lines_through, parse_cell
+from .grid import blocks, cell_name, lines, lines_through, parse_cell, rows_top_first
 
 SIZE = 4
 CELLS = SIZE * SIZE
@@ -124,6 +124,8 @@ class State:
     outcome: Outcome | None = None
 
     num_players = 2
+    width = SIZE
+    height = SIZE
 
     @property
     def phase(self) -> str:
@@ -180,13 +182,28 @@ class State:
         if self.board[cell] is not None:
             raise IllegalMove("occupied", f"{CELL_NAMES[cell]} is already taken.")
         board = self.board[:cell] + (self.in_hand,) + self.board[cell + 1 :]
-        return replace(
-            self, board=board, in_hand=None, outcome=_outcome(board, cell, self.to_move, self.advanced)
-        )
+        lines = winning_lines_through(cell, self.advanced)
+        return replace(self, board=board, in_hand=None, outcome=outcome_of(board, self.to_move, lines))
+
+    def __str__(self) -> str:
+        return to_ascii(self)
 
 
-def _outcome(board: tuple[int | None, ...], cell: int, mover: int, advanced: bool) -> Outcome | None:
-    lines = LINES_THROUGH[cell] + (SQUARES_THROUGH[cell] if advanced else ())
+def winning_lines(advanced: bool) -> tuple[tuple[int, ...], ...]:
+    """Every line that wins: the ten lines, and the nine 2x2 squares with the advanced rule."""
+    return WIN_LINES + (SQUARES if advanced else ())
+
+
+def winning_lines_through(cell: int, advanced: bool) -> tuple[tuple[int, ...], ...]:
+    """The winning lines (see :func:`winning_lines`) that hold ``cell``."""
+    return LINES_THROUGH[cell] + (SQUARES_THROUGH[cell] if advanced else ())
+
+
+def outcome_of(
+    board: tuple[int | None, ...], mover: int, lines: tuple[tuple[int, ...], ...]
+) -> Outcome | None:
+    """How ``board`` has ended when ``mover`` placed last, looking for a win among ``lines``
+    (after a placement, the lines through its cell are enough); ``None`` while it goes on."""
     won = []
     for line in lines:
         pieces = [p for p in (board[i] for i in line) if p is not None]
@@ -214,7 +231,11 @@ def clean_options(options: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def from_ascii(text: str, in_hand: int | None = None, to_move: int = 0, advanced: bool = False) -> State:
-    """A position from four lines of four tokens, top rank first: a piece number or ``.``."""
+    """A position from four lines of four tokens, top rank first: a piece number or ``.``.
+
+    The outcome is worked out from the board; a won board is won by the player who placed
+    last (the one to give when no piece is in hand).
+    """
     rows = [line.split() for line in text.strip().splitlines()]
     if len(rows) != SIZE or any(len(r) != SIZE for r in rows):
         raise ValueError("need four rows of four tokens")
@@ -223,10 +244,26 @@ def from_ascii(text: str, in_hand: int | None = None, to_move: int = 0, advanced
         for c, token in enumerate(tokens):
             if token != ".":
                 board[(SIZE - 1 - r) * SIZE + c] = int(token)
-    return State(board=tuple(board), in_hand=in_hand, to_move=to_move, advanced=advanced)
+    cells = tuple(board)
+    placed_last = to_move if in_hand is None else 1 - to_move
+    return State(
+        board=cells,
+        in_hand=in_hand,
+        to_move=to_move,
+        advanced=advanced,
+        outcome=outcome_of(cells, placed_last, winning_lines(advanced)),
+    )
 
 
-RULES = GameRules(
+def to_ascii(state: State) -> str:
+    """The board as :func:`from_ascii` reads it, top rank first: piece numbers and ``.``."""
+    return "\n".join(
+        " ".join(("." if (piece := state.board[i]) is None else str(piece)).rjust(2) for i in row)
+        for row in rows_top_first(SIZE, SIZE)
+    )
+
+
+RULES: GameRules[State, Action] = GameRules(
     kind="quarto",
     title="Quarto",
     initial_state=initial_state,

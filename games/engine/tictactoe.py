@@ -93,16 +93,20 @@ class State:
         cell = move.cell
         check_free(self.board, cell, SIZE, SYMBOLS)
         board = with_mark(self.board, cell, self.to_move)
-        return State(board=board, to_move=1 - self.to_move, outcome=_outcome(board, cell, self.to_move))
+        return State(board=board, to_move=1 - self.to_move, outcome=outcome_of(board, LINES_THROUGH[cell]))
 
     def __str__(self) -> str:
         return to_ascii(self)
 
 
-def _outcome(board: tuple[int | None, ...], cell: int, mover: int) -> Outcome | None:
-    won = tuple(line for line in LINES_THROUGH[cell] if all(board[i] == mover for i in line))
+def outcome_of(
+    board: tuple[int | None, ...], lines: tuple[tuple[int, ...], ...] = WIN_LINES
+) -> Outcome | None:
+    """How ``board`` has ended, looking for a win among ``lines`` (after a move, the lines
+    through its cell are enough); ``None`` while it goes on."""
+    won = tuple(line for line in lines if board[line[0]] is not None and len({board[i] for i in line}) == 1)
     if won:
-        return Outcome(winner=mover, lines=won)
+        return Outcome(winner=board[won[0][0]], lines=won)
     if None not in board:
         return Outcome(winner=None)
     return None
@@ -144,15 +148,7 @@ def from_ascii(text: str, to_move: int | None = None) -> State:
     cells = read_marks(rows, SIZE, SYMBOLS)
     if to_move is None:
         to_move = CROSS if cells.count(CROSS) == cells.count(NOUGHT) else NOUGHT
-    winners = [
-        line for line in WIN_LINES if cells[line[0]] is not None and len({cells[i] for i in line}) == 1
-    ]
-    outcome: Outcome | None = None
-    if winners:
-        outcome = Outcome(winner=cells[winners[0][0]], lines=tuple(winners))
-    elif None not in cells:
-        outcome = Outcome(winner=None)
-    return State(board=cells, to_move=to_move, outcome=outcome)
+    return State(board=cells, to_move=to_move, outcome=outcome_of(cells))
 
 
 def to_ascii(state: State) -> str:
@@ -160,7 +156,7 @@ def to_ascii(state: State) -> str:
     return "\n".join(" ".join(row) for row in draw_marks(state.board, SIZE, SYMBOLS))
 
 
-RULES = GameRules(
+RULES: GameRules[State, Mark] = GameRules(
     kind="tictactoe",
     title="Tic-tac-toe",
     initial_state=initial_state,

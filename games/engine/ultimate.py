@@ -164,41 +164,59 @@ class State:
         mover = self.to_move
         board = with_mark(self.board, cell, mover)
         small = BOARD_OF[cell]
-        owners = self.board_owners
-        lines = self.board_lines
-        outcome: Outcome | None = None
-        cells = BOARD_CELLS[small]
-        won = tuple(
-            tuple(cells[i] for i in line)
-            for line in SMALL_LINES
-            if INNER_OF[cell] in line and all(board[cells[i]] == mover for i in line)
-        )
-        if won:
-            owners = (*owners[:small], mover, *owners[small + 1 :])
-            lines = (*lines[:small], won, *lines[small + 1 :])
-            meta = [line for line in META_LINES if small in line and all(owners[b] == mover for b in line)]
-            if meta:
-                outcome = Outcome(winner=mover, lines=_meta_cells(lines, meta))
-        elif all(board[c] is not None for c in cells):
-            owners = (*owners[:small], DRAWN, *owners[small + 1 :])
-        if outcome is None and None not in owners:
-            outcome = Outcome(winner=None)
+        owner, won = small_board_result(board, small)
+        owners = (*self.board_owners[:small], owner, *self.board_owners[small + 1 :])
+        lines = (*self.board_lines[:small], won, *self.board_lines[small + 1 :])
         return State(
             board=board,
             board_owners=owners,
             board_lines=lines,
             to_move=1 - mover,
             last_move=Mark(cell),
-            outcome=outcome,
+            outcome=outcome_of(owners, lines),
         )
 
     def __str__(self) -> str:
         return to_ascii(self)
 
 
+def small_board_result(
+    board: tuple[int | None, ...], small: int
+) -> tuple[int | None, tuple[tuple[int, ...], ...]]:
+    """(owner, the 9x9 cells of its winning lines) of a small board: the seat with a line
+    there (X looked at first), :data:`DRAWN` when full without one, ``None`` while open."""
+    cells = BOARD_CELLS[small]
+    for seat in (0, 1):
+        won = tuple(
+            tuple(cells[i] for i in line)
+            for line in SMALL_LINES
+            if all(board[cells[i]] == seat for i in line)
+        )
+        if won:
+            return seat, won
+    if all(board[c] is not None for c in cells):
+        return DRAWN, ()
+    return None, ()
+
+
+def outcome_of(
+    owners: tuple[int | None, ...], lines: tuple[tuple[tuple[int, ...], ...], ...]
+) -> Outcome | None:
+    """How the game has ended, from the small boards' owners and winning lines (see
+    :func:`small_board_result`): a line of boards won (O looked at last), else a draw once
+    every board is closed, else ``None``."""
+    outcome: Outcome | None = None
+    for seat in (0, 1):
+        meta = [line for line in META_LINES if all(owners[b] == seat for b in line)]
+        if meta:
+            outcome = Outcome(winner=seat, lines=_meta_cells(lines, meta))
+    if outcome is None and None not in owners:
+        outcome = Outcome(winner=None)
+    return outcome
+
+
 def _meta_cells(
-    lines: tuple[tuple[tuple[int, ...], ...], ...] | list[tuple[tuple[int, ...], ...]],
-    meta: list[tuple[int, ...]],
+    lines: tuple[tuple[tuple[int, ...], ...], ...], meta: list[tuple[int, ...]]
 ) -> tuple[tuple[int, ...], ...]:
     """For each winning line of small boards, the 9x9 cells of the lines that won those boards."""
     return tuple(tuple(sorted({c for b in line for small in lines[b] for c in small})) for line in meta)
@@ -214,11 +232,8 @@ def clean_options(options: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def from_moves(texts: str) -> State:
-    """The state after a space-separated list of moves, each checked."""
-    state = State()
-    for text in texts.split():
-        state = state.play(parse_move(text))
-    return state
+    """The state after a space-separated list of moves, each checked (:meth:`GameRules.replay`)."""
+    return RULES.replay({}, texts.split())
 
 
 def from_ascii(text: str, last_move: str | None = None, to_move: int | None = None) -> State:
@@ -232,35 +247,19 @@ def from_ascii(text: str, last_move: str | None = None, to_move: int | None = No
     if len(rows) != SIZE or any(len(r) != SIZE for r in rows):
         raise ValueError("need nine rows of nine marks")
     cells = read_marks(rows, SIZE, SYMBOLS)
-    owners: list[int | None] = [None] * BOARDS
-    lines: list[tuple[tuple[int, ...], ...]] = [()] * BOARDS
-    for b in range(BOARDS):
-        bc = BOARD_CELLS[b]
-        for seat in (0, 1):
-            won = tuple(
-                tuple(bc[i] for i in line) for line in SMALL_LINES if all(cells[bc[i]] == seat for i in line)
-            )
-            if won and owners[b] is None:
-                owners[b], lines[b] = seat, won
-        if owners[b] is None and all(cells[c] is not None for c in bc):
-            owners[b] = DRAWN
+    results = [small_board_result(cells, b) for b in range(BOARDS)]
+    owners = tuple(owner for owner, _ in results)
+    lines = tuple(won for _, won in results)
     if to_move is None:
         to_move = 0 if cells.count(0) == cells.count(1) else 1
-    outcome: Outcome | None = None
-    for seat in (0, 1):
-        meta = [line for line in META_LINES if all(owners[b] == seat for b in line)]
-        if meta:
-            outcome = Outcome(winner=seat, lines=_meta_cells(lines, meta))
-    if outcome is None and None not in owners:
-        outcome = Outcome(winner=None)
     last = parse_move(last_move) if last_move else None
     return State(
         board=cells,
-        board_owners=tuple(owners),
-        board_lines=tuple(lines),
+        board_owners=owners,
+        board_lines=lines,
         to_move=to_move,
         last_move=last,
-        outcome=outcome,
+        outcome=outcome_of(owners, lines),
     )
 
 
@@ -274,7 +273,7 @@ def to_ascii(state: State) -> str:
     return "\n".join(out)
 
 
-RULES = GameRules(
+RULES: GameRules[State, Mark] = GameRules(
     kind="ultimate",
     title="Ultimate Tic-Tac-Toe",
     initial_state=initial_state,
