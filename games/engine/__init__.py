@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
-from . import connect, quarto, tictactoe, ultimate
-from .base import BadNotation, GameRules, IllegalMove, MoveError, OptionError, Outcome
+from typing import Any
 
-GAMES: dict[str, GameRules] = {
+from . import connect, quarto, tictactoe, ultimate
+from .base import BadNotation, GameRules, IllegalMove, MoveError, OptionError, Outcome, State
+
+GAMES: dict[str, GameRules[Any, Any]] = {
     rules.kind: rules for rules in (quarto.RULES, tictactoe.RULES, connect.RULES, ultimate.RULES)
 }
 
 
-def get_rules(kind: str) -> GameRules:
+def get_rules(kind: str) -> GameRules[Any, Any]:
     try:
         return GAMES[kind]
     except KeyError:
@@ -25,5 +27,6 @@ __all__ = [
     "MoveError",
     "OptionError",
     "Outcome",
+    "State",
     "get_rules",
 ]

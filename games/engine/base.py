@@ -3,13 +3,18 @@
 A game module exposes ``RULES`` (a :class:`GameRules`), an immutable ``State`` and a
 ``parse_move(text)`` function. States are values: ``state.play(move)`` returns a new
 state or raises :class:`IllegalMove`; it never changes ``state``.
+
+Both are generic over the game's move type: ``tictactoe.RULES`` is a
+``GameRules[tictactoe.State, tictactoe.Mark]``, so code that knows its game gets typed
+states and moves back (``RULES.replay(...)`` is a ``tictactoe.State``); code that does
+not holds a ``GameRules[Any, Any]`` from :data:`games.engine.GAMES`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Generic, Protocol, Self, TypeVar
 
 
 class MoveError(ValueError):
@@ -63,14 +68,23 @@ class Outcome:
         return self.winner is None
 
 
-class Move(Protocol):
-    def __str__(self) -> str: ...
-
-    def __hash__(self) -> int: ...
+M = TypeVar("M", bound=Hashable)
+"""A game's move type: a small hashable value whose ``str`` is its canonical text."""
 
 
-class State(Protocol):
-    """What the web layer, the AI runner and the tests rely on for every game."""
+class State(Protocol[M]):
+    """What the web layer, the AI runner and the tests rely on for every game's state."""
+
+    @property
+    def board(self) -> tuple[int | None, ...]:
+        """One entry per cell, index = rank * width + file (what a cell holds: a seat, a piece)."""
+        ...
+
+    @property
+    def width(self) -> int: ...
+
+    @property
+    def height(self) -> int: ...
 
     @property
     def to_move(self) -> int: ...
@@ -81,28 +95,31 @@ class State(Protocol):
     @property
     def num_players(self) -> int: ...
 
-    def legal_moves(self) -> Sequence[Any]: ...
+    def legal_moves(self) -> Sequence[M]: ...
 
-    def play(self, move: Any) -> State: ...
+    def play(self, move: M) -> Self: ...
 
     def is_over(self) -> bool: ...
 
 
+S = TypeVar("S", bound=State[Any])
+
+
 @dataclass(frozen=True)
-class GameRules:
+class GameRules(Generic[S, M]):
     """A game's entry points, as the rest of the site sees them."""
 
     kind: str
     title: str
-    initial_state: Callable[..., Any]
-    parse_move: Callable[[str], Any]
+    initial_state: Callable[..., S]
+    parse_move: Callable[[str], M]
     clean_options: Callable[[Mapping[str, Any]], dict[str, Any]]
     default_options: Mapping[str, Any] = field(default_factory=dict)
 
-    def new_state(self, options: Mapping[str, Any] | None = None) -> Any:
+    def new_state(self, options: Mapping[str, Any] | None = None) -> S:
         return self.initial_state(**self.clean_options(options or {}))
 
-    def replay(self, options: Mapping[str, Any], moves: Sequence[str]) -> Any:
+    def replay(self, options: Mapping[str, Any], moves: Sequence[str]) -> S:
         """The state after the given action texts, each checked by the rules."""
         state = self.new_state(options)
         for text in moves:
@@ -110,12 +127,12 @@ class GameRules:
         return state
 
 
-def check_playing(state: State) -> None:
+def check_playing(state: State[Any]) -> None:
     if state.is_over():
         raise IllegalMove("game_over", "The game is over: no more moves.")
 
 
-def check_turn(state: State, player: int | None) -> None:
+def check_turn(state: State[Any], player: int | None) -> None:
     if player is not None and player != state.to_move:
         raise IllegalMove(
             "not_your_turn", f"It is player {state.to_move + 1}'s turn, not player {player + 1}'s."
