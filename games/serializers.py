@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .engine import Outcome, quarto
+from .engine import Outcome, connect, quarto
 from .engine.grid import FILES, cell_name, rows_top_first
 
 Json = dict[str, Any]
@@ -133,8 +133,7 @@ def _connect_fields(state: Any) -> Json:
     if not getattr(state, "gravity", False) or state.is_over():
         return {"droppable": []}
     width, height = geometry(state)
-    top = (height - 1) * width
-    return {"droppable": [FILES[f] for f in range(width) if state.board[top + f] is None]}
+    return {"droppable": [FILES[f] for f in connect.open_columns(state.board, width, height)]}
 
 
 def _ultimate_fields(state: Any) -> Json:

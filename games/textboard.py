@@ -13,8 +13,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from .engine import quarto
-from .engine.grid import FILES, cell_name, rows_top_first
+from .engine import quarto, ultimate
+from .engine.grid import FILES, rows_top_first
 from .serializers import geometry
 
 SYMBOLS = ("X", "O", "A", "B")
@@ -99,20 +99,11 @@ register("quarto", Look(cell=_quarto_cell, notes=_quarto_notes, cell_width=2))
 
 # -- Ultimate Tic-Tac-Toe: nine 3x3 boards in a 9x9 grid ------------------------
 
-ULTIMATE_BLOCK = 3
-
 
 def _ultimate_notes(state: Any) -> list[str]:
     if state.is_over():
         return []
-    width, _ = geometry(state)
-    spans = []
-    for small in state.allowed_boards:
-        rank, file = divmod(small, width // ULTIMATE_BLOCK)
-        low = (rank * ULTIMATE_BLOCK) * width + file * ULTIMATE_BLOCK
-        high = low + (ULTIMATE_BLOCK - 1) * width + ULTIMATE_BLOCK - 1
-        spans.append(f"{cell_name(low, width)}-{cell_name(high, width)}")
-    return ["", "Play in: " + ", ".join(spans)]
+    return ["", "Play in: " + ", ".join(ultimate.BOARD_SPANS[small] for small in state.allowed_boards)]
 
 
-register("ultimate", Look(block=ULTIMATE_BLOCK, notes=_ultimate_notes))
+register("ultimate", Look(block=ultimate.SMALL, notes=_ultimate_notes))
