@@ -38,12 +38,13 @@ from functools import cache
 import numpy as np
 import numpy.typing as npt
 
-from games.engine.connect import Drop, Move, State, all_lines
+from games.engine.connect import Drop, Move, State, all_lines, initial_state
 
 from . import connect_book as book
 from . import connect_core as core
 from .base import DRAW, LOSS, WIN, ActionValue
 from .clock import deadline_ns
+from .connect_bitboard import bitboards, fits_bitboard
 
 LEVELS = ("beginner", "casual", "club", "expert", "master")
 FIXED_DEPTH = {"casual": 2, "club": 4}
@@ -59,26 +60,7 @@ _tt_lock = threading.Lock()
 _shared_tt: dict[tuple[int, int, int], npt.NDArray[np.uint64]] = {}
 
 
-def fits_bitboard(state: State) -> bool:
-    return state.num_players == 2 and state.gravity and (state.height + 1) * state.width <= 64
-
-
-# --- exact solver (bitboards) -----------------------------------------------------------
-
-
-def bitboards(state: State) -> tuple[np.uint64, np.uint64]:
-    """(stones of the side to move, all stones); bit = file * (height + 1) + rank."""
-    pos = 0
-    mask = 0
-    for cell, owner in enumerate(state.board):
-        if owner is None:
-            continue
-        rank, file = divmod(cell, state.width)
-        bit = 1 << (file * (state.height + 1) + rank)
-        mask |= bit
-        if owner == state.to_move:
-            pos |= bit
-    return np.uint64(pos), np.uint64(mask)
+# --- exact solver (bitboards, see connect_bitboard) -------------------------------------
 
 
 class _Table:
@@ -368,8 +350,6 @@ def choose_move(state: State, level: str, budget: float = 1.0, rng: random.Rando
 def warm_up() -> float:
     """Compile (or load from numba's cache) every kernel and read the opening book; returns
     the seconds it took."""
-    from games.engine.connect import initial_state
-
     started = time.perf_counter()
     book.lookup(initial_state())  # reads the opening book (about 40 ms)
     small = initial_state(width=4, height=4, n=3)

@@ -37,6 +37,7 @@ from games.engine.connect import Drop, State, initial_state
 from games.engine.grid import FILES
 
 from . import connect_core as core
+from .connect_bitboard import bitboards
 
 WIDTH, HEIGHT, N = 7, 6, 4
 BOOK_FILE = Path(__file__).with_name("data") / "connect4-book.txt"
@@ -66,8 +67,6 @@ def _canonical_key(key: int) -> tuple[int, bool]:
 def canonical(state: State) -> tuple[int, bool]:
     """The smaller of the position's key (stones of the mover + all stones, 7 bits a column)
     and its mirror image's, and whether it is the mirror image's."""
-    from .connect import bitboards  # here, not at the top: connect imports this module
-
     pos, mask = bitboards(state)
     return _canonical_key(int(pos) + int(mask))
 
@@ -138,8 +137,6 @@ def best_column(state: State) -> int | None:
 
 
 def _solve(state: State, table: np.ndarray) -> tuple[int, int, int]:
-    from .connect import bitboards  # as in canonical
-
     pos, mask = bitboards(state)
     stats = core.new_stats()
     best = np.zeros(1, dtype=np.int64)
