@@ -1,0 +1,82 @@
+"""What every game's rules share: typed entry points, move texts and reprs that read back,
+boards that describe their own size, and positions that survive their ASCII form."""
+
+from __future__ import annotations
+
+import random
+import sys
+from types import ModuleType
+
+import pytest
+
+from games.engine import GAMES, connect, grid, quarto, tictactoe, ultimate
+
+MODULES = {module.RULES.kind: module for module in (quarto, tictactoe, connect, ultimate)}
+OPTIONS = {"connect": [{}, {"gravity": False, "width": 5, "height": 4, "n": 3}]}
+
+
+def playouts(kind: str, seed: int) -> list[object]:
+    """Every state of a few random games of ``kind``."""
+    rng = random.Random(seed)
+    states: list[object] = []
+    for options in OPTIONS.get(kind, [{}]):
+        for _ in range(3):
+            state = GAMES[kind].new_state(options)
+            states.append(state)
+            while not state.is_over():
+                state = state.play(rng.choice(state.legal_moves()))
+                states.append(state)
+    return states
+
+
+def test_every_game_module_is_registered() -> None:
+    assert set(MODULES) == set(GAMES)
+
+
+@pytest.mark.parametrize("kind", sorted(MODULES))
+def test_moves_read_back_from_their_text_and_their_repr(kind: str) -> None:
+    module: ModuleType = MODULES[kind]
+    names = vars(sys.modules[module.__name__])
+    for state in playouts(kind, seed=12):
+        for move in state.legal_moves():  # type: ignore[attr-defined]
+            assert module.parse_move(str(move)) == move
+            assert eval(repr(move), names) == move
+
+
+@pytest.mark.parametrize("kind", sorted(MODULES))
+def test_states_know_their_size(kind: str) -> None:
+    for state in playouts(kind, seed=3)[:5]:
+        assert state.width * state.height == len(state.board)  # type: ignore[attr-defined]
+
+
+def test_quarto_positions_survive_their_ascii_form() -> None:
+    for state in playouts("quarto", seed=7):
+        assert isinstance(state, quarto.State)
+        again = quarto.from_ascii(str(state), in_hand=state.in_hand, to_move=state.to_move)
+        assert again == state
+
+
+def test_quarto_ascii_board_reads_top_rank_first() -> None:
+    state = quarto.RULES.replay({}, ["8", "a1", "15", "d4"])
+    assert str(state).splitlines() == [" .  .  . 15", " .  .  .  .", " .  .  .  .", " 8  .  .  ."]
+
+
+@pytest.mark.parametrize("module", [tictactoe, connect, ultimate], ids=lambda m: m.RULES.kind)
+def test_grid_positions_survive_their_ascii_form(module: ModuleType) -> None:
+    for state in playouts(module.RULES.kind, seed=5)[:60]:
+        if getattr(state, "gravity", True) is False:
+            continue
+        again = module.from_ascii(str(state), to_move=state.to_move)  # type: ignore[attr-defined]
+        assert again.board == state.board and again.outcome == state.outcome  # type: ignore[attr-defined]
+
+
+def test_grid_lines_are_the_familiar_tables() -> None:
+    assert grid.lines(3, 3, 3) == (
+        (0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6),
+    )  # fmt: skip
+    assert len(grid.lines(4, 4, 4)) == 10 and len(grid.blocks(4, 4, 2, 1)) == 9
+    assert grid.blocks(9, 9, 3, 3)[4] == (30, 31, 32, 39, 40, 41, 48, 49, 50)
+    assert {frozenset(line) for line in grid.lines(7, 6, 4)} == {
+        frozenset(line) for line in connect.all_lines(7, 6, 4)
+    }
+    assert ultimate.BOARD_SPANS[4] == "d4-f6"
