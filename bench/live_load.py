@@ -1,0 +1,835 @@
+"""Load on the live layer: moves over the JSON API, browser-style HTML watchers on WebSockets.
+
+A small asyncio client, not locust: one process holds thousands of WebSockets on one
+event loop and timestamps every frame the moment it arrives, so a push's latency is
+measured from the move's own response to each watcher's receipt, and a watcher that
+never sees a ply is counted as a lost push. Locust's users are greenlets built for
+request/response timing; its WebSocket support is a third-party plug-in, and its
+workers would have to pool their clocks to relate a move on one client to a push on
+another. The HTTP/1.1 (keep-alive, Content-Length or chunked) and RFC 6455 client parts
+the site needs are small and live below, on the standard library only: the bench runs
+from any checkout with the project's own requirements, and a client library's own
+per-message costs do not weigh on a machine whose cores the server shares.
+
+The bench talks to the site only over HTTP and WebSocket. By default it starts one
+Daphne process itself (SQLite + in-memory channel layer, in a temporary folder, rate
+limits raised); ``--stack`` starts ``scripts/stack`` instead (N Daphne processes and the
+AI workers on ``DATABASE_URL`` / ``REDIS_URL``); ``--url`` (repeatable) targets running
+servers, and ``--pid`` names their processes for the memory figures.
+
+Scenarios (``--scenario``, repeatable; default all):
+
+- ``ratio``: ``--clients`` clients play person-vs-person Quarto moves over the API as fast
+  as answered for ``--seconds``, then the same clients fetch ``/healthz`` (the bare view,
+  same process and settings) as long: requests/s of each and their ratio.
+- ``games``: ``--games`` games, ``--rate`` moves/s in all (open loop, round robin),
+  ``--watchers`` HTML watchers per game (spectators, ``Origin`` header as htmx's ws
+  extension sends): move latency p50/p95/p99, push latency p50/p95/p99 from the move's
+  response to a watcher's first message whose status line carries that ply
+  (``data-ply="N"``, or a later ply: a resync covers it), pushes lost, errors.
+- ``sockets``: ``--sockets`` watchers over ``--socket-games`` games: time to open them all
+  (handshake and first rendering), memory per idle socket from the servers' RSS, then one
+  move per game and every socket's receipt.
+- ``crowd``: one game with ``--crowd`` watchers, ``--crowd-moves`` moves: push latency and
+  count received.
+
+Every metric is printed on its own line, ``scenario metric value unit``, so two runs
+compare with ``diff`` or ``paste``.
+
+    .venv/bin/python bench/live_load.py                       # every scenario, one process
+    .venv/bin/python bench/live_load.py --scenario games --games 200 --rate 50
+    DATABASE_URL=postgres://... REDIS_URL=redis://... .venv/bin/python bench/live_load.py --stack
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import base64
+import contextlib
+import json
+import os
+import re
+import resource
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Awaitable, Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+ROOT = Path(__file__).resolve().parent.parent
+SCENARIOS = ("ratio", "games", "sockets", "crowd")
+PLY = re.compile(rb'data-ply="(\d+)"')
+# Raised on the servers this bench starts, so that its clients, all on one address,
+# measure the site and not its rate limits.
+UNLIMITED = {"API_RATE_LIMIT": "1000000/minute"}
+
+
+# -- figures -----------------------------------------------------------------------------
+
+
+def percentile(values: Sequence[float], q: float) -> float:
+    """The nearest-rank percentile (q in 0..100) of values; NaN for none."""
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    rank = max(1, -(-len(ordered) * q // 100))  # ceil(n * q / 100), at least 1
+    return ordered[min(len(ordered), int(rank)) - 1]
+
+
+class Report:
+    """Prints one line per metric: scenario, metric, value, unit."""
+
+    def __init__(self) -> None:
+        self.lines: list[tuple[str, str, float | int | str, str]] = []
+
+    def add(self, scenario: str, metric: str, value: float | int | str, unit: str = "") -> None:
+        self.lines.append((scenario, metric, value, unit))
+        if isinstance(value, float):
+            text = f"{value:.3f}" if abs(value) < 10 else f"{value:.1f}"
+        else:
+            text = str(value)
+        print(f"{scenario:8} {metric:30} {text:>12} {unit}".rstrip(), flush=True)
+
+    def latencies(self, scenario: str, name: str, seconds: Sequence[float], qs: Iterable[int]) -> None:
+        for q in qs:
+            self.add(scenario, f"{name}_p{q}", percentile(seconds, q) * 1000, "ms")
+
+
+# -- clients -----------------------------------------------------------------------------
+
+
+class HttpError(Exception):
+    pass
+
+
+class Http:
+    """One keep-alive HTTP/1.1 connection; reconnects when the server closed it."""
+
+    def __init__(self, base: str) -> None:
+        parts = urlsplit(base)
+        self.host = parts.hostname or "127.0.0.1"
+        self.port = parts.port or 80
+        self.reader: asyncio.StreamReader | None = None
+        self.writer: asyncio.StreamWriter | None = None
+
+    async def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+            with contextlib.suppress(Exception):
+                await self.writer.wait_closed()
+        self.reader = self.writer = None
+
+    async def request(self, method: str, path: str, body: Any = None, token: str = "") -> tuple[int, bytes]:
+        data = b"" if body is None else json.dumps(body).encode()
+        head = [f"{method} {path} HTTP/1.1", f"Host: {self.host}:{self.port}", "Connection: keep-alive"]
+        if token:
+            head.append(f"Authorization: Bearer {token}")
+        if method == "POST":
+            head += ["Content-Type: application/json", f"Content-Length: {len(data)}"]
+        message = ("\r\n".join(head) + "\r\n\r\n").encode() + data
+        for attempt in (1, 2):
+            if self.writer is None:
+                self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
+            assert self.reader is not None and self.writer is not None
+            try:
+                self.writer.write(message)
+                await self.writer.drain()
+                return await self._response(self.reader)
+            except (ConnectionError, asyncio.IncompleteReadError) as exc:
+                await self.close()
+                if attempt == 2:
+                    raise HttpError(f"{method} {path}: {exc!r}") from exc
+        raise AssertionError("unreachable")
+
+    async def _response(self, reader: asyncio.StreamReader) -> tuple[int, bytes]:
+        status_line = await reader.readuntil(b"\r\n")
+        status = int(status_line.split()[1])
+        headers: dict[str, str] = {}
+        while (line := await reader.readuntil(b"\r\n")) != b"\r\n":
+            name, _, value = line.decode("latin-1").partition(":")
+            headers[name.strip().lower()] = value.strip()
+        if "content-length" in headers:
+            body = await reader.readexactly(int(headers["content-length"]))
+        elif headers.get("transfer-encoding", "").lower() == "chunked":
+            chunks = []
+            while size := int((await reader.readuntil(b"\r\n")).split(b";")[0], 16):
+                chunks.append(await reader.readexactly(size))
+                await reader.readexactly(2)
+            await reader.readuntil(b"\r\n")
+            body = b"".join(chunks)
+        else:
+            body = await reader.read()
+            await self.close()
+        if headers.get("connection", "").lower() == "close":
+            await self.close()
+        return status, body
+
+
+class WebSocket:
+    """The client side of RFC 6455, enough for text pushes: handshake, frames, ping, close."""
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.reader = reader
+        self.writer = writer
+
+    @classmethod
+    async def connect(cls, base: str, path: str, cookie: str = "") -> WebSocket:
+        parts = urlsplit(base)
+        host, port = parts.hostname or "127.0.0.1", parts.port or 80
+        reader, writer = await asyncio.open_connection(host, port)
+        key = base64.b64encode(secrets.token_bytes(16)).decode()
+        head = [
+            f"GET {path} HTTP/1.1",
+            f"Host: {host}:{port}",
+            "Upgrade: websocket",
+            "Connection: Upgrade",
+            f"Sec-WebSocket-Key: {key}",
+            "Sec-WebSocket-Version: 13",
+            f"Origin: {parts.scheme}://{host}:{port}",  # as a browser on the page sends it
+        ]
+        if cookie:
+            head.append(f"Cookie: {cookie}")
+        writer.write(("\r\n".join(head) + "\r\n\r\n").encode())
+        await writer.drain()
+        status = await reader.readuntil(b"\r\n")
+        while await reader.readuntil(b"\r\n") != b"\r\n":
+            pass
+        if b" 101 " not in status:
+            writer.close()
+            raise ConnectionError(f"handshake refused: {status.decode('latin-1').strip()}")
+        return cls(reader, writer)
+
+    async def _send(self, opcode: int, payload: bytes = b"") -> None:
+        mask = secrets.token_bytes(4)
+        size = len(payload)
+        if size < 126:
+            header = bytes([0x80 | opcode, 0x80 | size])
+        elif size < 65536:
+            header = bytes([0x80 | opcode, 0x80 | 126]) + size.to_bytes(2, "big")
+        else:
+            header = bytes([0x80 | opcode, 0x80 | 127]) + size.to_bytes(8, "big")
+        masked = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+        self.writer.write(header + mask + masked)
+        await self.writer.drain()
+
+    async def recv(self) -> bytes | None:
+        """The next whole data message, or None once the server closed the socket."""
+        message = b""
+        while True:
+            first, second = await self.reader.readexactly(2)
+            size = second & 0x7F
+            if size == 126:
+                size = int.from_bytes(await self.reader.readexactly(2), "big")
+            elif size == 127:
+                size = int.from_bytes(await self.reader.readexactly(8), "big")
+            payload = await self.reader.readexactly(size)
+            opcode = first & 0x0F
+            if opcode == 0x8:  # close
+                with contextlib.suppress(Exception):
+                    await self._send(0x8, payload[:2])
+                return None
+            if opcode == 0x9:  # ping
+                await self._send(0xA, payload)
+                continue
+            if opcode in (0x0, 0x1, 0x2):
+                message += payload
+                if first & 0x80:
+                    return message
+
+    async def close(self) -> None:
+        with contextlib.suppress(Exception):
+            await self._send(0x8, (1000).to_bytes(2, "big"))
+        self.writer.close()
+        with contextlib.suppress(Exception):
+            await self.writer.wait_closed()
+
+
+@dataclass
+class Watcher:
+    """An HTML watcher of one game: the time it first saw each ply (or a later one)."""
+
+    base: str
+    game_id: int
+    seen: int = -1
+    first_seen: dict[int, float] = field(default_factory=dict)
+    opened_at: float | None = None
+    error: str = ""
+    closed: bool = False
+    socket: WebSocket | None = None
+    task: asyncio.Task[None] | None = None
+
+    async def run(self, timeout: float) -> None:
+        start = time.perf_counter()
+        try:
+            self.socket = await asyncio.wait_for(
+                WebSocket.connect(self.base, f"/ws/games/{self.game_id}/"), timeout
+            )
+            while (message := await self.socket.recv()) is not None:
+                now = time.perf_counter()
+                plies = [int(p) for p in PLY.findall(message)]
+                if self.opened_at is None:
+                    self.opened_at = now - start
+                if plies and max(plies) > self.seen:
+                    for ply in range(self.seen + 1, max(plies) + 1):
+                        self.first_seen[ply] = now
+                    self.seen = max(plies)
+            self.closed = True
+        except asyncio.CancelledError:
+            raise
+        except (OSError, asyncio.IncompleteReadError, TimeoutError) as exc:
+            self.error = type(exc).__name__ if not str(exc) else str(exc)[:60]
+
+    async def stop(self) -> None:
+        if self.task is not None:
+            self.task.cancel()
+            with contextlib.suppress(BaseException):
+                await self.task
+        if self.socket is not None:
+            await self.socket.close()
+
+
+@dataclass
+class Game:
+    """A person-vs-person Quarto game over the API, both seats held by this client."""
+
+    base: str
+    id: int
+    tokens: dict[int, str]
+    state: dict[str, Any]
+    http: Http
+    busy: bool = False
+    moved_at: dict[int, float] = field(default_factory=dict)  # ply -> when the move's answer came
+
+    @property
+    def over(self) -> bool:
+        return self.state.get("status") == "finished" or not self.state.get("legal_moves")
+
+    async def move(self) -> tuple[int, float]:
+        """Play the next action (a fixed choice, so every run plays the same games)."""
+        ply = int(self.state["ply"])
+        legal = self.state["legal_moves"]
+        text = legal[(ply * 7) % len(legal)]
+        token = self.tokens[int(self.state["to_move"])]
+        start = time.perf_counter()
+        status, body = await self.http.request(
+            "POST", f"/api/v1/games/{self.id}/moves", {"move": text, "ply": ply}, token
+        )
+        now = time.perf_counter()
+        if status == 200:
+            self.state = json.loads(body)
+            self.moved_at[int(self.state["ply"])] = now
+        return status, now - start
+
+
+async def new_game(base: str, http: Http | None = None) -> Game:
+    """Create a person-vs-person Quarto game over the API and take the other seat too."""
+    http = http or Http(base)
+    status, body = await http.request("POST", "/api/v1/games", {"game": "quarto", "opponent": "human"})
+    if status != 201:
+        raise HttpError(f"create: {status} {body[:200]!r}")
+    created = json.loads(body)
+    # The invite code is required to join where the site hands it out.
+    join_body = {"invite": created["invite"]} if "invite" in created else None
+    status, body = await http.request("POST", f"/api/v1/games/{created['id']}/join", join_body)
+    if status != 200:
+        raise HttpError(f"join: {status} {body[:200]!r}")
+    joined = json.loads(body)
+    tokens = {int(created["seat"]): created["token"], int(joined["seat"]): joined["token"]}
+    return Game(base, int(created["id"]), tokens, joined["state"], http)
+
+
+async def gather_limited(jobs: Sequence[Callable[[], Awaitable[Any]]], limit: int) -> list[Any]:
+    gate = asyncio.Semaphore(limit)
+
+    async def one(job: Callable[[], Awaitable[Any]]) -> Any:
+        async with gate:
+            return await job()
+
+    return await asyncio.gather(*(one(job) for job in jobs))
+
+
+async def open_watchers(
+    watchers: list[Watcher], timeout: float, deadline: float
+) -> tuple[float, int, dict[str, int]]:
+    """Open every watcher at once; seconds until the last one had its first rendering."""
+    start = time.perf_counter()
+    for w in watchers:
+        w.task = asyncio.create_task(w.run(timeout))
+    while time.perf_counter() - start < deadline:
+        pending = [w for w in watchers if w.opened_at is None and not w.error and not w.closed]
+        if not pending:
+            break
+        await asyncio.sleep(0.02)
+    opened = [w for w in watchers if w.opened_at is not None]
+    errors: dict[str, int] = {}
+    for w in watchers:
+        if w.opened_at is None:
+            reason = w.error or ("closed" if w.closed else "no first message")
+            errors[reason] = errors.get(reason, 0) + 1
+    took = max((w.opened_at for w in opened if w.opened_at is not None), default=float("nan"))
+    return took, len(opened), errors
+
+
+async def wait_for_plies(watchers: Iterable[Watcher], target: dict[int, int], timeout: float) -> None:
+    """Until every open watcher saw its game's target ply, or the timeout."""
+    watchers = [w for w in watchers if w.opened_at is not None]
+    end = time.perf_counter() + timeout
+    while time.perf_counter() < end:
+        if all(w.seen >= target.get(w.game_id, -1) or w.error or w.closed for w in watchers):
+            return
+        await asyncio.sleep(0.02)
+
+
+def push_figures(games: Iterable[Game], watchers: Iterable[Watcher]) -> tuple[list[float], int, int]:
+    """Push latencies (from each move's answer), pushes lost, pushes expected."""
+    by_game: dict[int, list[Watcher]] = {}
+    for w in watchers:
+        if w.opened_at is not None:
+            by_game.setdefault(w.game_id, []).append(w)
+    latencies: list[float] = []
+    lost = expected = 0
+    for game in games:
+        for ply, answered in game.moved_at.items():
+            for w in by_game.get(game.id, []):
+                expected += 1
+                seen = w.first_seen.get(ply)
+                if seen is None:
+                    lost += 1
+                else:
+                    # A push can overtake the move's own answer: that counts as 0.
+                    latencies.append(max(0.0, seen - answered))
+    return latencies, lost, expected
+
+
+# -- servers -----------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def raise_open_files() -> int:
+    """Raise this process's open-files limit to the hard limit; children inherit it."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    want = hard if hard != resource.RLIM_INFINITY else 65536
+    if soft < want:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
+    return resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+
+
+def rss_mib(pids: Iterable[int]) -> list[float]:
+    sizes = []
+    for pid in pids:
+        try:
+            text = Path(f"/proc/{pid}/status").read_text()
+        except OSError:
+            sizes.append(float("nan"))
+            continue
+        kib = next(int(line.split()[1]) for line in text.splitlines() if line.startswith("VmRSS:"))
+        sizes.append(kib / 1024)
+    return sizes
+
+
+@dataclass
+class Servers:
+    urls: list[str]
+    pids: list[int]
+    stop: Callable[[], None]
+    description: str
+
+
+async def wait_ready(url: str, seconds: float = 60) -> None:
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        http = Http(url)
+        try:
+            status, _ = await http.request("GET", "/healthz")
+            if status == 200:
+                return
+        except (OSError, HttpError, asyncio.IncompleteReadError):
+            pass
+        finally:
+            await http.close()
+        await asyncio.sleep(0.2)
+    raise RuntimeError(f"{url} did not answer /healthz")
+
+
+def server_env(extra: dict[str, str]) -> dict[str, str]:
+    env = dict(os.environ)
+    env.update(DJANGO_SETTINGS_MODULE="quarto_site.settings", AI_DELAY="0", LOG_LEVEL="WARNING")
+    for name, value in UNLIMITED.items():
+        env.setdefault(name, value)
+    env.update(extra)
+    return env
+
+
+def stop_processes(procs: list[subprocess.Popen[bytes]], sig: int = signal.SIGTERM) -> None:
+    for proc in procs:
+        if proc.poll() is None:
+            proc.send_signal(sig)
+    for proc in procs:
+        try:
+            proc.wait(15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+async def start_embedded() -> Servers:
+    """One Daphne process on SQLite and the in-memory layer, in a temporary folder."""
+    folder = Path(tempfile.mkdtemp(prefix="live-load-"))
+    env = server_env({"SQLITE_PATH": str(folder / "db.sqlite3")})
+    for name in ("DATABASE_URL", "REDIS_URL"):
+        env.pop(name, None)
+    python = sys.executable
+    subprocess.run([python, "manage.py", "migrate", "-v", "0"], cwd=ROOT, env=env, check=True)
+    port = free_port()
+    log = open(folder / "daphne.log", "wb")  # noqa: SIM115  (kept open for the server's life)
+    proc = subprocess.Popen(
+        [python, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "quarto_site.asgi:application"],
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    url = f"http://127.0.0.1:{port}"
+
+    def stop() -> None:
+        stop_processes([proc])
+        log.close()
+        shutil.rmtree(folder, ignore_errors=True)
+
+    try:
+        await wait_ready(url)
+    except Exception:
+        stop()
+        raise
+    return Servers([url], [proc.pid], stop, "one Daphne process, SQLite, in-memory channel layer")
+
+
+async def start_stack(processes: int) -> Servers:
+    """scripts/stack: N Daphne processes and the AI workers on DATABASE_URL and REDIS_URL."""
+    if not os.environ.get("DATABASE_URL") or not os.environ.get("REDIS_URL"):
+        raise SystemExit("--stack needs DATABASE_URL and REDIS_URL")
+    base = free_port_run(processes)
+    env = server_env(
+        {
+            "DAPHNE_PROCESSES": str(processes),
+            "PORT": str(base),
+            "HOST": "127.0.0.1",
+            "CHANNEL_PREFIX": f"bench-{secrets.token_hex(3)}",
+        }
+    )
+    proc = subprocess.Popen(
+        ["bash", str(ROOT / "scripts" / "stack")],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,  # Ctrl-C on the bench reaches the stack through stop() only
+    )
+    urls: list[str] = []
+    pids: list[int] = []
+    assert proc.stdout is not None
+    loop = asyncio.get_running_loop()
+    end = time.monotonic() + 120
+    while len(urls) < processes and time.monotonic() < end:
+        line = (await loop.run_in_executor(None, proc.stdout.readline)).decode()
+        if not line:
+            break
+        # scripts/stack prints "daphne N: http://HOST:PORT (pid P)"
+        if match := re.match(r"daphne \d+: (http://\S+) \(pid (\d+)\)", line.strip()):
+            urls.append(match.group(1))
+            pids.append(int(match.group(2)))
+
+    def stop() -> None:
+        stop_processes([proc], signal.SIGINT)
+
+    if len(urls) < processes:
+        stop()
+        raise RuntimeError("scripts/stack did not report its servers")
+    for url in urls:
+        await wait_ready(url)
+    description = f"{processes} Daphne processes (scripts/stack), PostgreSQL, Redis, AI worker"
+    return Servers(urls, pids, stop, description)
+
+
+def free_port_run(count: int) -> int:
+    """A first port with the next count - 1 ports free too."""
+    for _ in range(50):
+        base = free_port()
+        try:
+            for port in range(base, base + count):
+                with socket.socket() as s:
+                    s.bind(("127.0.0.1", port))
+            return base
+        except OSError:
+            continue
+    raise RuntimeError("no run of free ports")
+
+
+# -- scenarios ---------------------------------------------------------------------------
+
+
+async def scenario_ratio(args: argparse.Namespace, servers: Servers, report: Report) -> None:
+    urls = servers.urls
+    stop_at = 0.0
+
+    async def play(i: int) -> tuple[int, int]:
+        http = Http(urls[i % len(urls)])
+        game = await new_game(http=http, base=http_base(http))
+        moves = errors = 0
+        while time.perf_counter() < stop_at:
+            if game.over:
+                game = await new_game(http=http, base=game.base)  # set-up not counted
+                continue
+            status, _ = await game.move()
+            if status == 200:
+                moves += 1
+            else:
+                errors += 1
+        await http.close()
+        return moves, errors
+
+    async def ping(i: int) -> tuple[int, int]:
+        http = Http(urls[i % len(urls)])
+        count = errors = 0
+        while time.perf_counter() < stop_at:
+            status, _ = await http.request("GET", "/healthz")
+            if status == 200:
+                count += 1
+            else:
+                errors += 1
+        await http.close()
+        return count, errors
+
+    async def run(work: Callable[[int], Awaitable[tuple[int, int]]]) -> tuple[float, int]:
+        nonlocal stop_at
+        start = time.perf_counter()
+        stop_at = start + args.seconds
+        results = await asyncio.gather(*(work(i) for i in range(args.clients)))
+        elapsed = time.perf_counter() - start
+        return sum(r[0] for r in results) / elapsed, sum(r[1] for r in results)
+
+    moves, move_errors = await run(play)
+    bare, bare_errors = await run(ping)
+    report.add("ratio", "clients", args.clients)
+    report.add("ratio", "moves_per_s", moves, "req/s")
+    report.add("ratio", "healthz_per_s", bare, "req/s")
+    report.add("ratio", "ratio", moves / bare if bare else float("nan"), "(target >= 0.6)")
+    report.add("ratio", "errors", move_errors + bare_errors)
+
+
+def http_base(http: Http) -> str:
+    return f"http://{http.host}:{http.port}"
+
+
+async def make_games(urls: list[str], count: int) -> list[Game]:
+    jobs = [lambda i=i: new_game(urls[i % len(urls)]) for i in range(count)]
+    return list(await gather_limited(jobs, 20))
+
+
+def watchers_for(games: list[Game], per_game: int, urls: list[str]) -> list[Watcher]:
+    """Each game's watchers spread over the servers, starting with another than its mover's."""
+    watchers = []
+    for g, game in enumerate(games):
+        for k in range(per_game):
+            watchers.append(Watcher(urls[(g + 1 + k) % len(urls)], game.id))
+    return watchers
+
+
+async def close_all(games: Iterable[Game], watchers: Iterable[Watcher]) -> None:
+    await asyncio.gather(*(w.stop() for w in watchers))
+    await asyncio.gather(*(g.http.close() for g in games))
+
+
+async def scenario_games(args: argparse.Namespace, servers: Servers, report: Report) -> None:
+    games = await make_games(servers.urls, args.games)
+    watchers = watchers_for(games, args.watchers, servers.urls)
+    took, opened, open_errors = await open_watchers(watchers, 30, 60)
+    moves: list[float] = []
+    statuses: dict[str, int] = {}
+    skipped = finished = 0
+    lag = 0.0
+    tasks: list[asyncio.Task[None]] = []
+
+    async def one(game: Game) -> None:
+        game.busy = True
+        try:
+            status, seconds = await game.move()
+            moves.append(seconds)
+            if status != 200:
+                statuses[str(status)] = statuses.get(str(status), 0) + 1
+        except (OSError, HttpError) as exc:
+            statuses[type(exc).__name__] = statuses.get(type(exc).__name__, 0) + 1
+        finally:
+            game.busy = False
+
+    total = int(args.rate * args.seconds)
+    start = time.perf_counter()
+    for i in range(total):
+        due = start + i / args.rate
+        delay = due - time.perf_counter()
+        if delay > 0:
+            await asyncio.sleep(delay)
+        else:
+            lag = max(lag, -delay)
+        game = games[i % len(games)]
+        if game.over:
+            finished += 1
+        elif game.busy:
+            skipped += 1  # its previous move has not been answered yet
+        else:
+            tasks.append(asyncio.create_task(one(game)))
+    await asyncio.gather(*tasks)
+    elapsed = time.perf_counter() - start
+    await wait_for_plies(watchers, {g.id: int(g.state["ply"]) for g in games}, 10)
+    pushes, lost, expected = push_figures(games, watchers)
+    report.add("games", "games", len(games))
+    report.add("games", "watchers_opened", opened, f"of {len(watchers)} in {took:.2f} s")
+    report.add("games", "moves", len(moves), f"in {elapsed:.1f} s")
+    report.add("games", "moves_per_s", len(moves) / elapsed, f"(asked {args.rate})")
+    report.latencies("games", "move", moves, (50, 95, 99))
+    report.latencies("games", "push", pushes, (50, 95, 99))
+    report.add("games", "pushes_expected", expected)
+    report.add("games", "pushes_lost", lost, "(not seen within 10 s of the last move)")
+    report.add("games", "pushes_over_2s", sum(1 for p in pushes if p > 2))
+    report.add("games", "move_errors", sum(statuses.values()), json.dumps(statuses) if statuses else "")
+    report.add("games", "socket_errors", sum(open_errors.values()) + sum(1 for w in watchers if w.error))
+    report.add("games", "moves_skipped_busy", skipped)
+    report.add("games", "moves_skipped_finished", finished)
+    report.add("games", "client_lag_max", lag * 1000, "ms (how late the client sent a move)")
+    await close_all(games, watchers)
+
+
+async def scenario_sockets(args: argparse.Namespace, servers: Servers, report: Report) -> None:
+    games = await make_games(servers.urls, args.socket_games)
+    watchers = [
+        Watcher(servers.urls[i % len(servers.urls)], games[i % len(games)].id) for i in range(args.sockets)
+    ]
+    await asyncio.sleep(1)
+    before = rss_mib(servers.pids)
+    took, opened, open_errors = await open_watchers(watchers, 30, 60)
+    await asyncio.sleep(2)  # let the servers settle before reading their memory
+    after = rss_mib(servers.pids)
+    report.add("sockets", "sockets", len(watchers), f"over {len(games)} games")
+    report.add("sockets", "opened", opened)
+    report.add("sockets", "open_all_s", took, "s (until the last opened had its first rendering)")
+    report.latencies("sockets", "open", [w.opened_at for w in watchers if w.opened_at is not None], (50, 95))
+    for reason, count in sorted(open_errors.items()):
+        report.add("sockets", "failed", count, reason)
+    for n, (b, a) in enumerate(zip(before, after, strict=True), 1):
+        report.add("sockets", f"rss_server{n}_before", b, "MiB")
+        report.add("sockets", f"rss_server{n}_after", a, "MiB")
+    if opened and before:
+        report.add("sockets", "rss_per_idle_socket", (sum(after) - sum(before)) * 1024 / opened, "KiB")
+    await asyncio.gather(*(g.move() for g in games))
+    await wait_for_plies(watchers, {g.id: int(g.state["ply"]) for g in games}, 15)
+    pushes, lost, expected = push_figures(games, watchers)
+    report.add("sockets", "received", len(pushes), f"of {expected} open")
+    report.add("sockets", "lost", lost, "(not seen within 15 s)")
+    report.latencies("sockets", "push", pushes, (50, 95, 99))
+    await close_all(games, watchers)
+
+
+async def scenario_crowd(args: argparse.Namespace, servers: Servers, report: Report) -> None:
+    game = await new_game(servers.urls[0])
+    watchers = [Watcher(servers.urls[(1 + i) % len(servers.urls)], game.id) for i in range(args.crowd)]
+    took, opened, open_errors = await open_watchers(watchers, 30, 60)
+    report.add("crowd", "watchers_opened", opened, f"of {len(watchers)} in {took:.2f} s")
+    for reason, count in sorted(open_errors.items()):
+        report.add("crowd", "failed", count, reason)
+    moves: list[float] = []
+    for _ in range(args.crowd_moves):
+        await asyncio.sleep(0.5)
+        _, seconds = await game.move()
+        moves.append(seconds)
+        await wait_for_plies(watchers, {game.id: int(game.state["ply"])}, 10)
+    pushes, lost, expected = push_figures([game], watchers)
+    report.add("crowd", "received", len(pushes), f"of {expected}")
+    report.add("crowd", "lost", lost, "(not seen within 10 s)")
+    report.latencies("crowd", "move", moves, (50,))
+    report.latencies("crowd", "push", pushes, (50, 95, 99))
+    report.add("crowd", "push_max", max(pushes, default=float("nan")) * 1000, "ms")
+    await close_all([game], watchers)
+
+
+RUNNERS = {
+    "ratio": scenario_ratio,
+    "games": scenario_games,
+    "sockets": scenario_sockets,
+    "crowd": scenario_crowd,
+}
+
+
+# -- main --------------------------------------------------------------------------------
+
+
+def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--scenario", action="append", choices=SCENARIOS, help="default: all")
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument("--url", action="append", help="a running server (repeat for several)")
+    where.add_argument("--stack", action="store_true", help="start scripts/stack (DATABASE_URL, REDIS_URL)")
+    parser.add_argument("--processes", type=int, default=2, help="Daphne processes with --stack")
+    parser.add_argument("--pid", action="append", type=int, default=[], help="server pids with --url")
+    parser.add_argument("--clients", type=int, default=20, help="ratio: concurrent clients")
+    parser.add_argument("--seconds", type=float, default=10.0, help="ratio: seconds per half; games: run")
+    parser.add_argument("--games", type=int, default=200, help="games: games played at once")
+    parser.add_argument("--rate", type=float, default=50.0, help="games: moves per second in all")
+    parser.add_argument("--watchers", type=int, default=2, help="games: HTML watchers per game")
+    parser.add_argument("--sockets", type=int, default=2000, help="sockets: watchers to open")
+    parser.add_argument("--socket-games", type=int, default=20, help="sockets: games they watch")
+    parser.add_argument("--crowd", type=int, default=500, help="crowd: watchers of the one game")
+    parser.add_argument("--crowd-moves", type=int, default=5, help="crowd: moves pushed to them")
+    args = parser.parse_args(argv)
+    args.scenario = args.scenario or list(SCENARIOS)
+    if not 0 < args.seconds <= 60:
+        parser.error("--seconds must be in (0, 60]: runs stay short on a shared machine")
+    if args.rate <= 0 or min(args.clients, args.games, args.socket_games, args.processes) < 1:
+        parser.error("--rate, --clients, --games, --socket-games and --processes must be positive")
+    return args
+
+
+async def main_async(args: argparse.Namespace) -> None:
+    limit = raise_open_files()
+    if args.url:
+        servers = Servers(list(args.url), list(args.pid), lambda: None, "servers at " + " ".join(args.url))
+    elif args.stack:
+        servers = await start_stack(args.processes)
+    else:
+        servers = await start_embedded()
+    report = Report()
+    try:
+        print(f"# {servers.description}; open files {limit}; scenarios {' '.join(args.scenario)}")
+        print(f"# load average at start: {os.getloadavg()[0]:.2f} (2 cores shared with the server)")
+        for n, size in enumerate(rss_mib(servers.pids), 1):
+            report.add("server", f"rss_server{n}_start", size, "MiB")
+        for name in args.scenario:
+            started = time.perf_counter()
+            await RUNNERS[name](args, servers, report)
+            report.add(name, "scenario_seconds", time.perf_counter() - started, "s")
+        for n, size in enumerate(rss_mib(servers.pids), 1):
+            report.add("server", f"rss_server{n}_end", size, "MiB")
+    finally:
+        servers.stop()
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    asyncio.run(main_async(parse_args(argv)))
+
+
+if __name__ == "__main__":
+    main()
