@@ -58,6 +58,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -552,8 +553,11 @@ async def start_stack(processes: int) -> Servers:
             urls.append(match.group(1))
             pids.append(int(match.group(2)))
 
+    # Keep reading what the stack prints, so that its processes never block on a full pipe.
+    threading.Thread(target=proc.stdout.read, daemon=True).start()
+
     def stop() -> None:
-        stop_processes([proc], signal.SIGINT)
+        stop_processes([proc], signal.SIGTERM)  # scripts/stack stops its processes on TERM
 
     if len(urls) < processes:
         stop()
