@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import cache
+from html import escape
+from html.parser import HTMLParser
 from typing import Any
 
 from django.http import HttpResponse, JsonResponse
@@ -331,6 +333,66 @@ def render_partials(
     context = game_context(game, actor, error, hints)
     context["oob"] = True
     return "".join(render_to_string(f"games/_{name}.html", context) for name in PARTIALS)
+
+
+class _ReadOnlyMarkup(HTMLParser):
+    """Rewrites rendered partials so that nothing in them can submit or request.
+
+    Forms become ``div``, buttons ``span`` (classes, labels and data attributes kept, so
+    the board looks the same), inputs are dropped, and so are every ``hx-*`` attribute
+    and the attributes that only controls have.
+    """
+
+    RENAMED = {"form": "div", "button": "span"}
+    DROPPED_TAGS = {"input", "select", "textarea"}
+    CONTROL_ATTRIBUTES = {"action", "method", "type", "name", "value", "disabled", "form"}
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=False)
+        self.parts: list[str] = []
+
+    def _tag(self, tag: str, attrs: list[tuple[str, str | None]], close: str = ">") -> None:
+        if tag in self.DROPPED_TAGS:
+            return
+        kept = "".join(
+            f" {name}" if value is None else f' {name}="{escape(value)}"'
+            for name, value in attrs
+            if name not in self.CONTROL_ATTRIBUTES and not name.startswith(("hx-", "data-hx-", "ws-"))
+        )
+        self.parts.append(f"<{self.RENAMED.get(tag, tag)}{kept}{close}")
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self._tag(tag, attrs)
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self._tag(tag, attrs, " />")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag not in self.DROPPED_TAGS:
+            self.parts.append(f"</{self.RENAMED.get(tag, tag)}>")
+
+    def handle_data(self, data: str) -> None:
+        self.parts.append(data)
+
+    def handle_entityref(self, name: str) -> None:
+        self.parts.append(f"&{name};")
+
+    def handle_charref(self, name: str) -> None:
+        self.parts.append(f"&#{name};")
+
+
+def read_only(html: str) -> SafeString:
+    """The same markup with no form, button or input: for showing a board inside another form."""
+    parser = _ReadOnlyMarkup()
+    parser.feed(html)
+    parser.close()
+    return mark_safe("".join(parser.parts))
+
+
+def read_only_board(game: Game) -> SafeString:
+    """The board and pieces as a bystander sees them, with nothing to click (the admin's view)."""
+    context = game_context(game, Actor())
+    return read_only(render_to_string("games/_admin_board.html", context))
 
 
 # -- JSON and records: the API, the JSON WebSocket and the download links -------------
