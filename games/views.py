@@ -98,7 +98,8 @@ def new_game(request: HtmxHttpRequest) -> HttpResponse:
 def detail(request: HttpRequest, pk: int) -> HttpResponse:
     game = get_object_or_404(Game, pk=pk)
     context = presenters.game_context(game, actor_for(request))
-    context["invite_url"] = request.build_absolute_uri(reverse("games:join", args=[game.invite_code]))
+    if "invite_url" in context:  # only for the seat holders of a waiting game
+        context["invite_url"] = request.build_absolute_uri(context["invite_url"])
     return render(request, "games/game.html", context)
 
 
