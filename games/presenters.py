@@ -385,6 +385,7 @@ def game_context(
         context["invite_url"] = reverse("games:join", args=[game.invite_code])
     context.update(BOARD_CONTEXT[game.kind](game, state, my_turn))
     context["can_hint"] = my_turn and game.allow_hints and ai.has_player(game.kind)
+    context["has_review"] = ai.has_review(game.kind)
     if hints:
         _attach_hints(context, hints)
     return context
@@ -548,17 +549,17 @@ def review_rows(game: Game, entries: list[Any], actor: Actor) -> list[dict[str, 
                 "icon": icon,
                 "verdict": word,
                 "verdict_class": entry.verdict or "unknown",
-                "before": _value_words(entry.value_before, entry.distance_before),
-                "after": _value_words(entry.value_after, entry.distance_after),
+                "before": _value_words(entry.value_before, entry.distance_before, entry.score_before),
+                "after": _value_words(entry.value_after, entry.distance_after, entry.score_after),
             }
         )
         state = state.play(rules.parse_move(entry.text))
     return rows
 
 
-def _value_words(value: str | None, distance: int | None) -> str:
+def _value_words(value: str | None, distance: int | None, score: float | None = None) -> str:
     if value is None:
-        return "not proved"
+        return "not proved" if score is None else f"estimate {score:+.2f}"
     if value == "draw" or distance is None:
         return value
     return f"{value} in {distance}"
