@@ -2,14 +2,12 @@ from __future__ import annotations
 
 from django.contrib import admin
 from django.http import HttpRequest
-from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 
 from . import presenters
 from .models import Game, Move, Seat
-from .services import Actor
 
 
 class SeatInline(admin.TabularInline[Seat, Game]):
@@ -72,8 +70,9 @@ class GameAdmin(admin.ModelAdmin[Game]):
 
     @admin.display(description="board")
     def rendered_board(self, game: Game) -> SafeString:
-        context = presenters.game_context(game, Actor())
-        return mark_safe(render_to_string("games/_admin_board.html", context))
+        # Read-only: the page's own forms, nested in the admin's form, would add empty
+        # CSRF tokens to it and make "Save" fail.
+        return presenters.read_only_board(game)
 
     @admin.display(description="review")
     def review_link(self, game: Game) -> SafeString:

@@ -8,10 +8,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import cache
+from html import escape
+from html.parser import HTMLParser
 from typing import Any
 
 from django.http import HttpResponse, JsonResponse
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
 
 from . import ai, records, serializers
@@ -21,7 +24,9 @@ from .engine.grid import cell_name, rows_top_first
 from .models import Game, Seat
 from .services import Actor, seats_held
 
-PARTIALS = ("board", "pieces", "status")
+PARTIALS = ("board", "pieces", "status", "seats")
+# Without JavaScript (no pushes), a page whose computer is to move reloads itself this often.
+NO_JS_REFRESH_SECONDS = 2
 CYLINDER_SIDES = 16  # faces drawn around a round piece; piece.css spaces them 360/16 degrees apart
 
 
@@ -49,6 +54,45 @@ def _seat_word(game: Game, seat_index: int, mine: list[int], seats: list[Seat]) 
     if seat.is_ai:
         return "the computer"
     return seat.name or f"player {seat_index + 1}"
+
+
+def _uses_symbols(game: Game) -> bool:
+    return BOARD_CONTEXT[game.kind] is grid_context
+
+
+def seat_title(game: Game, seat_index: int, seats: list[Seat]) -> str:
+    """A seat named so that anyone can tell it from the others: "X (the computer)",
+    "Player 2 (O)", "Player 1 (the computer)", "Player 2 (Ann)"."""
+    seat = seats[seat_index]
+    who = "the computer" if seat.is_ai else seat.name
+    if _uses_symbols(game):
+        symbol = SYMBOLS[seat_index]
+        return f"{symbol} ({who})" if who else f"Player {seat_index + 1} ({symbol})"
+    return f"Player {seat_index + 1} ({who})" if who else f"Player {seat_index + 1}"
+
+
+def seat_name(game: Game, seat_index: int, mine: list[int], seats: list[Seat]) -> str:
+    """A seat as this viewer reads it: "you" for their own seat; "the computer" when only
+    one seat is the computer's; the opponent's name (or "player 2") for a player facing
+    one opponent; else the seat's full :func:`seat_title`."""
+    if seat_index in mine and len(mine) == 1:
+        return "you"
+    if seats[seat_index].is_ai and sum(s.is_ai for s in seats) == 1:
+        return "the computer"
+    if len(mine) == 1 and len(seats) == 2:
+        return _seat_word(game, seat_index, mine, seats)
+    return seat_title(game, seat_index, seats)
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _with_symbol(game: Game, seat_index: int, who: str, seats: list[Seat]) -> str:
+    """``who`` followed by the seat's symbol on grid games, unless it already names it."""
+    if not _uses_symbols(game) or who == seat_title(game, seat_index, seats):
+        return who
+    return f"{who} ({SYMBOLS[seat_index]})"
 
 
 def _last_place(game: Game) -> int | None:
@@ -210,44 +254,62 @@ def last_action_text(game: Game, state: Any, mine: list[int], seats: list[Seat])
         return ""
     text = game.move_texts[-1]
     seat = game.last_seat if game.last_seat is not None else state.to_move
-    who = _seat_word(game, seat, mine, seats)
-    who = who[0].upper() + who[1:]
+    who = seat_name(game, seat, mine, seats)
     if game.kind == "quarto":
         move = quarto.parse_move(text)
+        who = _capital(who)
         if isinstance(move, quarto.Place):
             piece = state.board[move.cell]
             return f"{who} placed the {quarto.piece_name(piece)} piece on {text}."
         return f"{who} gave the {quarto.piece_name(move.piece)} piece ({text})."
     cell = _last_cell(game, state)
     where = cell_name(cell, state.width) if cell is not None else text
-    return f"{who} ({SYMBOLS[seat]}) played {where}."
+    return f"{_capital(_with_symbol(game, seat, who, seats))} played {where}."
+
+
+def outcome_text(game: Game, state: Any, mine: list[int], seats: list[Seat]) -> str:
+    """Who won, said from the viewer's side: "You win!", "You lose: the computer wins.",
+    or for a spectator "X (the computer) wins!"."""
+    outcome = state.outcome
+    if outcome.winner is None:
+        return "Draw: the board is full and no line shares a trait." if game.kind == "quarto" else "Draw."
+    winner = seat_name(game, outcome.winner, mine, seats)
+    if winner == "you":
+        text = "You win!"
+    elif len(mine) == 1:
+        text = f"You lose: {_with_symbol(game, outcome.winner, winner, seats)} wins."
+    else:
+        text = f"{_capital(_with_symbol(game, outcome.winner, winner, seats))} wins!"
+    if outcome.shared:
+        text += f" The line shares: {', '.join(outcome.shared)}."
+    return text
 
 
 def status_text(game: Game, state: Any, mine: list[int], seats: list[Seat]) -> str:
-    outcome = state.outcome
-    if outcome is not None:
-        if outcome.winner is None:
-            return "Draw: the board is full and no line shares a trait." if game.kind == "quarto" else "Draw."
-        who = _seat_word(game, outcome.winner, mine, seats)
-        verb = "win" if who == "you" else "wins"
-        text = f"{who[0].upper()}{who[1:]} {verb}!"
-        if outcome.shared:
-            text += f" The line shares: {', '.join(outcome.shared)}."
-        return text
+    """One sentence: the result, or who is to do what (the computer: that it is thinking)."""
+    if state.outcome is not None:
+        return outcome_text(game, state, mine, seats)
     if game.status == Game.Status.WAITING:
-        return "Waiting for a friend to join: share the invite link."
-    who = _seat_word(game, state.to_move, mine, seats)
-    if game.kind == "quarto":
+        if mine:
+            return "Waiting for a friend to join: share the invite link."
+        return "Waiting for players to join."
+    who = seat_name(game, state.to_move, mine, seats)
+    thinking = seats[state.to_move].is_ai
+    if not _uses_symbols(game):
+        placing = state.phase == quarto.PLACE
         if who == "you":
-            if state.phase == quarto.PLACE:
+            if placing:
                 return "Your turn: place the piece you were given."
             return "Your turn: choose the piece your opponent must place."
-        action = "place a piece" if state.phase == quarto.PLACE else "choose a piece to give"
-        return f"{who[0].upper()}{who[1:]} to {action}."
-    symbol = SYMBOLS[state.to_move]
+        if thinking:
+            action = "where to place its piece" if placing else "which piece to give"
+            return f"{_capital(who)} is thinking about {action}…"
+        action = "place a piece" if placing else "choose a piece to give"
+        return f"{_capital(who)} to {action}."
     if who == "you":
-        return f"Your turn: you play {symbol}."
-    return f"{who[0].upper()}{who[1:]} ({symbol}) to move."
+        return f"Your turn: you play {SYMBOLS[state.to_move]}."
+    who = _capital(_with_symbol(game, state.to_move, who, seats))
+    return f"{who} is thinking…" if thinking else f"{who} to move."
 
 
 def hint_info(value: ActionValue) -> dict[str, Any]:
@@ -301,6 +363,7 @@ def game_context(
         "is_player": bool(mine),
         "my_turn": my_turn,
         "ai_thinking": ai_thinking,
+        "no_js_refresh": NO_JS_REFRESH_SECONDS,
         "status_text": status_text(game, state, mine, seats),
         "last_action": last_action_text(game, state, mine, seats),
         "error": error,
@@ -317,8 +380,12 @@ def game_context(
         "board_template": f"games/{game.kind}/_board.html",
         "pieces_template": f"games/{game.kind}/_pieces.html",
     }
+    # Only a seat holder may pass the invite on: whoever has the link can take the seat.
+    if game.status == Game.Status.WAITING and mine:
+        context["invite_url"] = reverse("games:join", args=[game.invite_code])
     context.update(BOARD_CONTEXT[game.kind](game, state, my_turn))
     context["can_hint"] = my_turn and game.allow_hints and ai.has_player(game.kind)
+    context["has_review"] = ai.has_review(game.kind)
     if hints:
         _attach_hints(context, hints)
     return context
@@ -327,10 +394,70 @@ def game_context(
 def render_partials(
     game: Game, actor: Actor, error: str | None = None, hints: list[ActionValue] | None = None
 ) -> str:
-    """Board, pieces and status as out-of-band swaps, for HTMX responses and pushes."""
+    """Board, pieces, status and seats as out-of-band swaps, for HTMX responses and pushes."""
     context = game_context(game, actor, error, hints)
     context["oob"] = True
     return "".join(render_to_string(f"games/_{name}.html", context) for name in PARTIALS)
+
+
+class _ReadOnlyMarkup(HTMLParser):
+    """Rewrites rendered partials so that nothing in them can submit or request.
+
+    Forms become ``div``, buttons ``span`` (classes, labels and data attributes kept, so
+    the board looks the same), inputs are dropped, and so are every ``hx-*`` attribute
+    and the attributes that only controls have.
+    """
+
+    RENAMED = {"form": "div", "button": "span"}
+    DROPPED_TAGS = {"input", "select", "textarea"}
+    CONTROL_ATTRIBUTES = {"action", "method", "type", "name", "value", "disabled", "form"}
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=False)
+        self.parts: list[str] = []
+
+    def _tag(self, tag: str, attrs: list[tuple[str, str | None]], close: str = ">") -> None:
+        if tag in self.DROPPED_TAGS:
+            return
+        kept = "".join(
+            f" {name}" if value is None else f' {name}="{escape(value)}"'
+            for name, value in attrs
+            if name not in self.CONTROL_ATTRIBUTES and not name.startswith(("hx-", "data-hx-", "ws-"))
+        )
+        self.parts.append(f"<{self.RENAMED.get(tag, tag)}{kept}{close}")
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self._tag(tag, attrs)
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self._tag(tag, attrs, " />")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag not in self.DROPPED_TAGS:
+            self.parts.append(f"</{self.RENAMED.get(tag, tag)}>")
+
+    def handle_data(self, data: str) -> None:
+        self.parts.append(data)
+
+    def handle_entityref(self, name: str) -> None:
+        self.parts.append(f"&{name};")
+
+    def handle_charref(self, name: str) -> None:
+        self.parts.append(f"&#{name};")
+
+
+def read_only(html: str) -> SafeString:
+    """The same markup with no form, button or input: for showing a board inside another form."""
+    parser = _ReadOnlyMarkup()
+    parser.feed(html)
+    parser.close()
+    return mark_safe("".join(parser.parts))
+
+
+def read_only_board(game: Game) -> SafeString:
+    """The board and pieces as a bystander sees them, with nothing to click (the admin's view)."""
+    context = game_context(game, Actor())
+    return read_only(render_to_string("games/_admin_board.html", context))
 
 
 # -- JSON and records: the API, the JSON WebSocket and the download links -------------
@@ -422,17 +549,17 @@ def review_rows(game: Game, entries: list[Any], actor: Actor) -> list[dict[str, 
                 "icon": icon,
                 "verdict": word,
                 "verdict_class": entry.verdict or "unknown",
-                "before": _value_words(entry.value_before, entry.distance_before),
-                "after": _value_words(entry.value_after, entry.distance_after),
+                "before": _value_words(entry.value_before, entry.distance_before, entry.score_before),
+                "after": _value_words(entry.value_after, entry.distance_after, entry.score_after),
             }
         )
         state = state.play(rules.parse_move(entry.text))
     return rows
 
 
-def _value_words(value: str | None, distance: int | None) -> str:
+def _value_words(value: str | None, distance: int | None, score: float | None = None) -> str:
     if value is None:
-        return "not proved"
+        return "not proved" if score is None else f"estimate {score:+.2f}"
     if value == "draw" or distance is None:
         return value
     return f"{value} in {distance}"

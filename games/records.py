@@ -17,8 +17,9 @@ out of the way (ignored). ``Players`` lists the seats in order, separated by ``"
 ``Result`` gives every seat's score in seat order, joined by ``-``: 1 for the winner and
 0 for the others, or 1/N each for a draw, and ``*`` for an unfinished game. With two
 players that is ``1-0``, ``0-1`` or ``1/2-1/2``; with three ``0-1-0`` or
-``1/3-1/3-1/3``. Then come the actions in order, as their canonical texts: any number
-per line, each optionally preceded by its number (``12.``); ``;`` starts a comment.
+``1/3-1/3-1/3``; on reading, a missing or ``*`` result is filled in from the actions.
+Then come the actions in order, as their canonical texts: any number per line, each
+optionally preceded by its number (``12.``); ``;`` starts a comment.
 
 The JSON form holds the same: ``{"format", "game", "options", "players", "date",
 "result", "moves"}``.
@@ -231,8 +232,9 @@ def parse_json(data: Any) -> Record:
 def check(record: Record) -> tuple[Record, Any]:
     """Replay the record through the rules, action by action.
 
-    Returns the record with cleaned options and canonical action texts, and the final
-    position. The ``Result`` must agree with the position the actions reach.
+    Returns the record with cleaned options, canonical action texts and the result the
+    actions reach, and the final position. A ``Result`` other than ``*`` (or none) must
+    agree with that position.
     """
     try:
         rules = get_rules(record.kind)
@@ -254,12 +256,14 @@ def check(record: Record) -> tuple[Record, Any]:
             record.tag_source("Players"), f"{len(record.players)} names for {state.num_players} seats."
         )
     reached = result_text(state.outcome, state.num_players)
-    if record.result != reached:
+    # A missing or "*" result is filled in from the actions; only a result that
+    # contradicts them is refused.
+    if record.result not in (UNFINISHED, reached):
         raise RecordError(
             record.tag_source("Result"),
             f"the record says {record.result} but its actions end with {reached}.",
         )
-    return replace(record, options=options, moves=tuple(canonical)), state
+    return replace(record, options=options, moves=tuple(canonical), result=reached), state
 
 
 def load(text: str) -> tuple[Record, Any]:

@@ -7,6 +7,7 @@ app_name = "games"
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.health, name="health"),
+    path("favicon.ico", views.favicon, name="favicon"),
     path("games/new", views.new_game, name="new"),
     path("games/<int:pk>/", views.detail, name="detail"),
     path("games/<int:pk>/partials", views.partials, name="partials"),

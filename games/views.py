@@ -8,6 +8,7 @@ from django.contrib import messages
 from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
+from django.templatetags.static import static
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
@@ -47,6 +48,12 @@ def health(request: HttpRequest) -> HttpResponse:
     """For load balancers and monitors: the process answers and the database does too."""
     Game.objects.exists()
     return HttpResponse("ok", content_type="text/plain")
+
+
+@require_GET
+def favicon(request: HttpRequest) -> HttpResponse:
+    """``/favicon.ico``, which browsers ask for on pages that name no icon: the site's SVG icon."""
+    return HttpResponseRedirect(static("favicon.svg"), status=301)
 
 
 @require_GET
@@ -91,7 +98,8 @@ def new_game(request: HtmxHttpRequest) -> HttpResponse:
 def detail(request: HttpRequest, pk: int) -> HttpResponse:
     game = get_object_or_404(Game, pk=pk)
     context = presenters.game_context(game, actor_for(request))
-    context["invite_url"] = request.build_absolute_uri(reverse("games:join", args=[game.invite_code]))
+    if "invite_url" in context:  # only for the seat holders of a waiting game
+        context["invite_url"] = request.build_absolute_uri(context["invite_url"])
     return render(request, "games/game.html", context)
 
 

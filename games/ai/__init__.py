@@ -1,7 +1,8 @@
 """Computer players. Pure functions of a game state: they import only the engine.
 
 Each game's module offers ``LEVELS``, ``choose_move(state, level, budget, rng)``,
-``analyse(state, budget)`` and ``warm_up()``; this module dispatches by game kind.
+``analyse(state, budget)`` and ``warm_up()``; this module dispatches by game kind, and
+reviews a finished game with the game's ``analyse`` (:func:`review`).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from typing import Any
 
 from games.engine import get_rules
 
-from .base import ActionValue
+from .base import ActionValue, ReviewEntry, review_game
 
 _MODULES = {
     "quarto": "games.ai.quarto",
@@ -75,17 +76,20 @@ def analyse_moves(
 
 def review(
     kind: str, options: Mapping[str, Any], moves: Sequence[str], budget_per_position: float
-) -> list[Any]:
-    """Every action of a game judged by the computer (for games whose player offers it)."""
-    module = player_module(kind)
-    if not hasattr(module, "review"):
-        raise ValueError(f"no review for {kind!r}")
-    entries: list[Any] = module.review(options, moves, budget_per_position)
-    return entries
+) -> list[ReviewEntry]:
+    """Every action of a game judged by the computer, with the game's ``analyse``: exact
+    where it proves the values (tic-tac-toe always, Connect Four where the solver reaches,
+    Quarto near the end), estimates elsewhere. Plain arguments, for another process."""
+    rules = get_rules(kind)
+    analyse_position = player_module(kind).analyse
+    return review_game(
+        rules.new_state(options), rules.parse_move, moves, analyse_position, budget_per_position
+    )
 
 
 def has_review(kind: str) -> bool:
-    return has_player(kind) and hasattr(player_module(kind), "review")
+    """Every game with a computer player has a review (built on the player's analysis)."""
+    return has_player(kind)
 
 
 def best_value(values: Sequence[ActionValue]) -> ActionValue | None:

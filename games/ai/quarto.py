@@ -37,7 +37,7 @@ from games.engine.quarto import (
     winning_lines_through,
 )
 
-from .base import DRAW, LOSS, WIN, ActionValue
+from .base import DRAW, LOSS, WIN, ActionValue, ReviewEntry, review_game
 from .clock import deadline_ns
 from .quarto_solver import FULL_DEPTH, Position, Solver, encode, place, solver
 
@@ -420,54 +420,6 @@ def _action_value(state: State, action: Action, b: _Bounds, estimate: float = 0.
 
 # --- review ---------------------------------------------------------------------------------
 
-_CLASS_RANK = {LOSS: 0, DRAW: 1, WIN: 2}
-
-
-@dataclass(frozen=True)
-class ReviewEntry:
-    """The judgement of one action of a game.
-
-    ``value_before`` is the value of the position for the mover (the best action's
-    value), ``value_after`` the value of the action played, both "win"/"draw"/"loss" or
-    ``None`` when not proved; distances are in plies from the position before the
-    action. ``best`` is the text of a best action. ``turning_point`` marks the first
-    action that turned a drawn or won position into a lost one for its mover.
-    """
-
-    ply: int
-    seat: int
-    text: str
-    verdict: str | None
-    value_before: str | None
-    distance_before: int | None
-    value_after: str | None
-    distance_after: int | None
-    best: str | None
-    turning_point: bool = False
-
-
-def _rank(v: ActionValue) -> tuple[int, float]:
-    """Sort key: better actions are larger (wins sooner, losses later)."""
-    if v.value in _CLASS_RANK:
-        cls = _CLASS_RANK[v.value]
-        if v.distance is None:
-            return cls, 0.0
-        return cls, -v.distance if v.value == WIN else v.distance if v.value == LOSS else 0.0
-    return 1, v.score or 0.0  # unknown: between a loss and a win
-
-
-def _verdict(played: ActionValue, best: ActionValue) -> str | None:
-    if played.value is None or best.value is None:
-        return None
-    drop = _CLASS_RANK[best.value] - _CLASS_RANK[played.value]
-    if drop > 0:
-        return "blunder"
-    if played.value == WIN and played.distance is not None and best.distance is not None:
-        return "inaccuracy" if played.distance > best.distance else "best"
-    if played.value == LOSS and played.distance is not None and best.distance is not None:
-        return "inaccuracy" if played.distance < best.distance else "best"
-    return "best"
-
 
 def review(
     options: Mapping[str, object], moves: Sequence[str], budget_per_position: float = 0.5
@@ -475,7 +427,8 @@ def review(
     """Judge every action of a game record (action texts as in ``parse_move``).
 
     Verdicts compare the action played with the best action of the same position,
-    using the values :func:`analyse` proves within ``budget_per_position`` seconds:
+    using the values :func:`analyse` proves within ``budget_per_position`` seconds
+    (see :func:`.base.review_game`):
 
     - ``"blunder"``: the proved result class drops (a won position to a draw or a loss,
       or a drawn one to a loss);
@@ -483,36 +436,7 @@ def review(
     - ``"best"``: nothing better is known;
     - ``None``: the values needed are not proved (typically early in the game).
     """
-    state: State = RULES.new_state(dict(options))
-    entries: list[ReviewEntry] = []
-    turned = False
-    for ply, text in enumerate(moves, start=1):
-        action = RULES.parse_move(text)
-        values = analyse(state, budget_per_position)
-        by_action = {v.move: v for v in values}
-        played = by_action[action]
-        best = max(values, key=_rank)
-        if _rank(played) >= _rank(best):
-            best = played
-        verdict = _verdict(played, best)
-        turning = not turned and best.value in (WIN, DRAW) and played.value == LOSS
-        turned = turned or turning
-        entries.append(
-            ReviewEntry(
-                ply=ply,
-                seat=state.to_move,
-                text=str(action),
-                verdict=verdict,
-                value_before=best.value,
-                distance_before=best.distance,
-                value_after=played.value,
-                distance_after=played.distance,
-                best=str(best.move),
-                turning_point=turning,
-            )
-        )
-        state = state.play(action)
-    return entries
+    return review_game(RULES.new_state(dict(options)), RULES.parse_move, moves, analyse, budget_per_position)
 
 
 def warm_up() -> float:

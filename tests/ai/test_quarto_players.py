@@ -9,9 +9,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from games.ai.base import ReviewEntry
 from games.ai.quarto import (
     LEVELS,
-    ReviewEntry,
     analyse,
     choose_move,
     review,

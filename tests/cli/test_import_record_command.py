@@ -35,6 +35,14 @@ def test_import_a_text_record(tmp_path: Path) -> None:
     assert f"Imported {game}" in out.getvalue() and "API token" in out.getvalue()
 
 
+def test_a_finished_record_without_a_result_tag_is_imported(tmp_path: Path) -> None:
+    path = tmp_path / "game.txt"
+    path.write_text(RECORD.replace('[Result "0-1"]\n', ""))
+    call_command("import_record", str(path), stdout=io.StringIO())
+    game = Game.objects.get()
+    assert game.is_finished and game.winner == 1
+
+
 def test_a_bad_record_is_refused_with_its_line(tmp_path: Path) -> None:
     path = tmp_path / "bad.txt"
     path.write_text(RECORD.replace("3. 0\n4. a4", "3. 0\n4. a1"))

@@ -64,6 +64,34 @@ def test_reading_is_lenient_about_layout_and_canonical_about_actions() -> None:
     assert record.options == {"advanced": False} and state.in_hand is None
 
 
+DRAWN_TICTACTOE = "b2 a1 c1 a3 a2 c2 b1 b3 c3"
+
+
+@pytest.mark.parametrize("tag", ["", '[Result "*"]\n', '[Result ""]\n'])
+def test_a_missing_or_open_result_is_filled_in_from_the_actions(tag: str) -> None:
+    record, state = records.load(f'[Game "tictactoe"]\n{tag}\n{DRAWN_TICTACTOE}\n')
+    assert record.result == "1/2-1/2" and state.outcome.winner is None
+    won, _ = records.load(record_with(result="*"))
+    assert won.result == "0-1"
+
+
+@pytest.mark.parametrize("result", [None, "*"])
+def test_a_json_record_without_its_result_gets_it_from_the_actions(result: str | None) -> None:
+    data = {k: v for k, v in records.to_json(WON).items() if k != "result"}
+    if result is not None:
+        data["result"] = result
+    record, _ = records.load(json.dumps(data))
+    assert record.result == "0-1"
+
+
+@pytest.mark.parametrize("result", ["1-0", "0-1"])
+def test_a_result_that_contradicts_the_actions_is_still_refused(result: str) -> None:
+    text = f'[Game "tictactoe"]\n[Result "{result}"]\n\n{DRAWN_TICTACTOE}\n'
+    message = f"line 2: the record says {result} but its actions end with 1/2-1/2"
+    with pytest.raises(RecordError, match=message):
+        records.load(text)
+
+
 def test_names_cannot_break_the_players_tag() -> None:
     odd = Record("quarto", {}, (), players=('A "quoted"; name', "B"))
     record, _ = records.load(records.format_text(odd))

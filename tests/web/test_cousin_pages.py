@@ -45,7 +45,8 @@ def test_tictactoe_win_is_highlighted_and_play_again_offered() -> None:
     assert "You win!" in html
     assert len(re.findall(r'class="grid__cell is-p0 is-winning', html)) == 3
     assert "Play again" in html
-    assert "wins!" in o.get(game.get_absolute_url()).content.decode()
+    assert "You lose: player 1 (X) wins." in o.get(game.get_absolute_url()).content.decode()
+    assert "Player 1 (X) wins!" in Client().get(game.get_absolute_url()).content.decode()
 
 
 def test_tictactoe_accepts_position_words_and_stores_the_cell() -> None:

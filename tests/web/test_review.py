@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import random
 import re
 from typing import Any
 
 import pytest
 from django.test import Client
 
+from games import services
+from games.engine import get_rules
 from games.models import Game
 from games.services import play_move
 
@@ -45,12 +48,11 @@ def test_review_judges_every_action_and_names_the_turning_point(client: Client, 
     # (ply 11) lost a drawn position, player 1's placement (ply 12) lost a won one,
     # after which every give loses (ply 13 is as good as any) and ply 14 wins.
     assert [verdicts[p] for p in (11, 12, 13, 14)] == ["blunder", "blunder", "best", "best"]
-    # The first action that turned a draw into a loss: ply 11, or ply 9 when the
-    # 12-empty-cell position before it was also proved in time.
+    # The game turned on the loser's losing move (ply 12), not on the winner's slip
+    # at ply 11 that player 1 failed to punish.
     turning = [int(ply) for _, mark, ply in rows if mark]
-    assert turning in ([9], [11])
-    who = "Player 1" if turning[0] == 9 else "Player 2"
-    assert f"The game turned at ply {turning[0]}: {who} gave" in html
+    assert turning == [12]
+    assert "The game turned at ply 12: Player 1 placed" in html
 
 
 def test_review_without_javascript_is_a_whole_page(client: Client) -> None:
@@ -69,3 +71,41 @@ def test_review_waits_for_the_end_of_the_game(client: Client) -> None:
 def test_finished_game_links_to_its_review(client: Client) -> None:
     game = finished_game()
     assert f'href="/games/{game.pk}/review"' in client.get(game.get_absolute_url()).content.decode()
+
+
+GRID_GAMES: dict[str, tuple[dict[str, Any], list[str]]] = {
+    # X takes file a; tic-tac-toe is reviewed exactly.
+    "tictactoe": ({}, ["a1", "b1", "a2", "b2", "a3"]),
+    # X builds column a while O plays elsewhere.
+    "connect": ({}, ["a", "b", "a", "b", "a", "c", "a"]),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(GRID_GAMES))
+def test_grid_games_have_a_review_too(client: Client, kind: str) -> None:
+    options, moves = GRID_GAMES[kind]
+    game = services.create_game(kind, options, opponent="human", seat="first", session_key="s-one").game
+    services.join_game(game.pk, session_key="s-two")
+    for ply, text in enumerate(moves):
+        play_move(game.pk, ONE if ply % 2 == 0 else TWO, text, ply)
+    page = client.get(game.get_absolute_url()).content.decode()
+    assert f'href="/games/{game.pk}/review">Review the game</a>' in page
+    html = client.get(f"/games/{game.pk}/review/table", headers=HTMX).content.decode()
+    assert "no computer review" not in html
+    assert html.count('class="review__row') == len(moves)
+    assert "review__row--best" in html  # the last, winning move is proved best
+
+
+def test_ultimate_review_labels_its_estimates(client: Client, settings: Any) -> None:
+    settings.REVIEW_BUDGET = 0.01
+    rules = get_rules("ultimate")
+    state = rules.new_state({})
+    moves, rng = [], random.Random(2)
+    while not state.is_over():
+        move = rng.choice(state.legal_moves())
+        moves.append(str(move))
+        state = state.play(move)
+    game = services.import_game("ultimate", {}, moves, with_token=False, session_key="s-one").game
+    html = client.get(f"/games/{game.pk}/review/table", headers=HTMX).content.decode()
+    assert html.count('class="review__row') == len(moves)
+    assert "estimate " in html and "not proved" in html
