@@ -26,12 +26,13 @@ Scenarios (``--scenario``, repeatable; default all):
   ``--watchers`` HTML watchers per game (spectators, ``Origin`` header as htmx's ws
   extension sends): move latency p50/p95/p99, push latency p50/p95/p99 from the move's
   response to a watcher's first message whose status line carries that ply
-  (``data-ply="N"``, or a later ply: a resync covers it), pushes lost, errors.
+  (``data-ply="N"``, or a later ply: a resync covers it), pushes lost, errors. Watchers
+  open ``--open-batch`` at a time, as people arriving, before the moves start.
 - ``sockets``: ``--sockets`` watchers over ``--socket-games`` games: time to open them all
-  (handshake and first rendering), memory per idle socket from the servers' RSS, then one
-  move per game and every socket's receipt.
-- ``crowd``: one game with ``--crowd`` watchers, ``--crowd-moves`` moves: push latency and
-  count received.
+  (handshake and first rendering; all at once, or ``--socket-batch`` at a time), memory
+  per idle socket from the servers' RSS, then one move per game and every socket's receipt.
+- ``crowd``: one game with ``--crowd`` watchers (opened ``--open-batch`` at a time),
+  ``--crowd-moves`` moves: push latency and count received.
 
 Every metric is printed on its own line, ``scenario metric value unit``, so two runs
 compare with ``diff`` or ``paste``.
@@ -262,7 +263,8 @@ class Watcher:
     game_id: int
     seen: int = -1
     first_seen: dict[int, float] = field(default_factory=dict)
-    opened_at: float | None = None
+    opened_at: float | None = None  # seconds from connecting to the first rendering
+    opened_time: float = 0.0  # perf_counter() at the first rendering
     error: str = ""
     closed: bool = False
     socket: WebSocket | None = None
@@ -278,7 +280,7 @@ class Watcher:
                 now = time.perf_counter()
                 plies = [int(p) for p in PLY.findall(message)]
                 if self.opened_at is None:
-                    self.opened_at = now - start
+                    self.opened_at, self.opened_time = now - start, now
                 if plies and max(plies) > self.seen:
                     for ply in range(self.seen + 1, max(plies) + 1):
                         self.first_seen[ply] = now
@@ -359,25 +361,33 @@ async def gather_limited(jobs: Sequence[Callable[[], Awaitable[Any]]], limit: in
 
 
 async def open_watchers(
-    watchers: list[Watcher], timeout: float, deadline: float
+    watchers: list[Watcher], timeout: float, deadline: float, batch: int = 0
 ) -> tuple[float, int, dict[str, int]]:
-    """Open every watcher at once; seconds until the last one had its first rendering."""
+    """Open the watchers, all at once (batch 0) or batch by batch, each batch once the one
+    before had its first renderings; seconds until the last one had its first rendering."""
     start = time.perf_counter()
-    for w in watchers:
-        w.task = asyncio.create_task(w.run(timeout))
-    while time.perf_counter() - start < deadline:
-        pending = [w for w in watchers if w.opened_at is None and not w.error and not w.closed]
-        if not pending:
-            break
-        await asyncio.sleep(0.02)
+    size = batch or len(watchers)
+    for first in range(0, len(watchers), size):
+        group = watchers[first : first + size]
+        for w in group:
+            w.task = asyncio.create_task(w.run(timeout))
+        while time.perf_counter() - start < deadline:
+            if all(w.opened_at is not None or w.error or w.closed for w in group):
+                break
+            await asyncio.sleep(0.02)
     opened = [w for w in watchers if w.opened_at is not None]
     errors: dict[str, int] = {}
     for w in watchers:
         if w.opened_at is None:
             reason = w.error or ("closed" if w.closed else "no first message")
             errors[reason] = errors.get(reason, 0) + 1
-    took = max((w.opened_at for w in opened if w.opened_at is not None), default=float("nan"))
+    took = max((w.opened_time for w in opened), default=start + float("nan")) - start
     return took, len(opened), errors
+
+
+def broken(watchers: Iterable[Watcher]) -> int:
+    """Watchers that did not open, or lost their socket afterwards."""
+    return sum(1 for w in watchers if w.opened_at is None or w.error or w.closed)
 
 
 async def wait_for_plies(watchers: Iterable[Watcher], target: dict[int, int], timeout: float) -> None:
@@ -634,6 +644,10 @@ async def scenario_ratio(args: argparse.Namespace, servers: Servers, report: Rep
     report.add("ratio", "errors", move_errors + bare_errors)
 
 
+def batch_text(args: argparse.Namespace) -> str:
+    return f"{args.open_batch} at a time" if args.open_batch else "all at once"
+
+
 def http_base(http: Http) -> str:
     return f"http://{http.host}:{http.port}"
 
@@ -660,7 +674,7 @@ async def close_all(games: Iterable[Game], watchers: Iterable[Watcher]) -> None:
 async def scenario_games(args: argparse.Namespace, servers: Servers, report: Report) -> None:
     games = await make_games(servers.urls, args.games)
     watchers = watchers_for(games, args.watchers, servers.urls)
-    took, opened, open_errors = await open_watchers(watchers, 30, 60)
+    took, opened, open_errors = await open_watchers(watchers, 30, 60, args.open_batch)
     moves: list[float] = []
     statuses: dict[str, int] = {}
     skipped = finished = 0
@@ -700,7 +714,7 @@ async def scenario_games(args: argparse.Namespace, servers: Servers, report: Rep
     await wait_for_plies(watchers, {g.id: int(g.state["ply"]) for g in games}, 10)
     pushes, lost, expected = push_figures(games, watchers)
     report.add("games", "games", len(games))
-    report.add("games", "watchers_opened", opened, f"of {len(watchers)} in {took:.2f} s")
+    report.add("games", "watchers_opened", opened, f"of {len(watchers)} in {took:.2f} s, {batch_text(args)}")
     report.add("games", "moves", len(moves), f"in {elapsed:.1f} s")
     report.add("games", "moves_per_s", len(moves) / elapsed, f"(asked {args.rate})")
     report.latencies("games", "move", moves, (50, 95, 99))
@@ -709,7 +723,9 @@ async def scenario_games(args: argparse.Namespace, servers: Servers, report: Rep
     report.add("games", "pushes_lost", lost, "(not seen within 10 s of the last move)")
     report.add("games", "pushes_over_2s", sum(1 for p in pushes if p > 2))
     report.add("games", "move_errors", sum(statuses.values()), json.dumps(statuses) if statuses else "")
-    report.add("games", "socket_errors", sum(open_errors.values()) + sum(1 for w in watchers if w.error))
+    for reason, count in sorted(open_errors.items()):
+        report.add("games", "watchers_failed", count, reason)
+    report.add("games", "socket_errors", broken(watchers), "(not opened, or dropped later)")
     report.add("games", "moves_skipped_busy", skipped)
     report.add("games", "moves_skipped_finished", finished)
     report.add("games", "client_lag_max", lag * 1000, "ms (how late the client sent a move)")
@@ -723,11 +739,12 @@ async def scenario_sockets(args: argparse.Namespace, servers: Servers, report: R
     ]
     await asyncio.sleep(1)
     before = rss_mib(servers.pids)
-    took, opened, open_errors = await open_watchers(watchers, 30, 60)
+    took, opened, open_errors = await open_watchers(watchers, 30, 60, args.socket_batch)
     await asyncio.sleep(2)  # let the servers settle before reading their memory
     after = rss_mib(servers.pids)
     report.add("sockets", "sockets", len(watchers), f"over {len(games)} games")
-    report.add("sockets", "opened", opened)
+    how = f"in batches of {args.socket_batch}" if args.socket_batch else "all at once"
+    report.add("sockets", "opened", opened, how)
     report.add("sockets", "open_all_s", took, "s (until the last opened had its first rendering)")
     report.latencies("sockets", "open", [w.opened_at for w in watchers if w.opened_at is not None], (50, 95))
     for reason, count in sorted(open_errors.items()):
@@ -735,8 +752,10 @@ async def scenario_sockets(args: argparse.Namespace, servers: Servers, report: R
     for n, (b, a) in enumerate(zip(before, after, strict=True), 1):
         report.add("sockets", f"rss_server{n}_before", b, "MiB")
         report.add("sockets", f"rss_server{n}_after", a, "MiB")
-    if opened and before:
+    if opened and before and not open_errors:
         report.add("sockets", "rss_per_idle_socket", (sum(after) - sum(before)) * 1024 / opened, "KiB")
+    elif before:
+        report.add("sockets", "rss_per_idle_socket", "n/a", "(failures weigh in: --socket-batch)")
     await asyncio.gather(*(g.move() for g in games))
     await wait_for_plies(watchers, {g.id: int(g.state["ply"]) for g in games}, 15)
     pushes, lost, expected = push_figures(games, watchers)
@@ -749,8 +768,8 @@ async def scenario_sockets(args: argparse.Namespace, servers: Servers, report: R
 async def scenario_crowd(args: argparse.Namespace, servers: Servers, report: Report) -> None:
     game = await new_game(servers.urls[0])
     watchers = [Watcher(servers.urls[(1 + i) % len(servers.urls)], game.id) for i in range(args.crowd)]
-    took, opened, open_errors = await open_watchers(watchers, 30, 60)
-    report.add("crowd", "watchers_opened", opened, f"of {len(watchers)} in {took:.2f} s")
+    took, opened, open_errors = await open_watchers(watchers, 30, 60, args.open_batch)
+    report.add("crowd", "watchers_opened", opened, f"of {len(watchers)} in {took:.2f} s, {batch_text(args)}")
     for reason, count in sorted(open_errors.items()):
         report.add("crowd", "failed", count, reason)
     moves: list[float] = []
@@ -796,6 +815,12 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--watchers", type=int, default=2, help="games: HTML watchers per game")
     parser.add_argument("--sockets", type=int, default=2000, help="sockets: watchers to open")
     parser.add_argument("--socket-games", type=int, default=20, help="sockets: games they watch")
+    parser.add_argument(
+        "--open-batch", type=int, default=50, help="games, crowd: watchers opened at a time (0: all)"
+    )
+    parser.add_argument(
+        "--socket-batch", type=int, default=0, help="sockets: opened at a time (default 0: all at once)"
+    )
     parser.add_argument("--crowd", type=int, default=500, help="crowd: watchers of the one game")
     parser.add_argument("--crowd-moves", type=int, default=5, help="crowd: moves pushed to them")
     args = parser.parse_args(argv)
