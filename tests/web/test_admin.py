@@ -13,7 +13,7 @@ def test_admin_lists_games_and_renders_board_and_moves(client: Client) -> None:
     from games.services import Actor, play_move
 
     game = human_first_vs_ai(level="beginner")
-    play_move(game.pk, Actor(session_key="s-human"), "15", 0)
+    play_move(game.pk, Actor(player_id="s-human"), "15", 0)
     User.objects.create_superuser("admin", "admin@example.com", "pw")
     client.login(username="admin", password="pw")
     listing = client.get("/admin/games/game/?kind__exact=quarto").content.decode()
