@@ -32,6 +32,7 @@ from .api_schemas import (
     ErrorOut,
     ImportedOut,
     JoinedOut,
+    JoinIn,
     MoveIn,
     NewGameIn,
     StateOut,
@@ -267,16 +268,18 @@ def create_game(request: HttpRequest, body: NewGameIn) -> Status[dict[str, Any]]
         allow_hints=body.allow_hints,
     )
     game = created.game
-    invite = None
+    invite = invite_url = None
     if body.opponent == "human":
-        invite = request.build_absolute_uri(reverse("games:join", args=[game.invite_code]))
+        invite = game.invite_code
+        invite_url = request.build_absolute_uri(reverse("games:join", args=[game.invite_code]))
     return Status(
         201,
         {
             "id": game.pk,
             "seat": created.seat,
             "token": created.token,
-            "invite_url": invite,
+            "invite": invite,
+            "invite_url": invite_url,
             "state": state_of(game.pk),
         },
     )
@@ -290,8 +293,8 @@ def get_game(request: HttpRequest, game_id: int) -> dict[str, Any]:
 
 @api.post("/games/{int:game_id}/join", response={200: JoinedOut, **ERRORS}, summary="Take the open seat")
 @guarded()
-def join_game(request: HttpRequest, game_id: int) -> dict[str, Any]:
-    seat, token = services.join_game(game_id, with_token=True)
+def join_game(request: HttpRequest, game_id: int, body: JoinIn | None = None) -> dict[str, Any]:
+    seat, token = services.join_game(game_id, invite=body.invite if body else None, with_token=True)
     return {"id": game_id, "seat": seat, "token": token, "state": state_of(game_id)}
 
 

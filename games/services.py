@@ -149,12 +149,20 @@ def create_game(
 
 
 def join_game(
-    game_id: int, *, player_id: str | None = None, with_token: bool = False
+    game_id: int, *, invite: str | None, player_id: str | None = None, with_token: bool = False
 ) -> tuple[int, str | None]:
-    """Take the first open seat of a game waiting for players; returns (seat, token)."""
+    """Take the first open seat of a game waiting for players; returns (seat, token).
+
+    ``invite`` is the game's invite code: only those the creator gave it to may join,
+    so nobody takes a friend's seat by walking through game numbers.
+    """
     token = secrets.token_urlsafe(24) if with_token else None
     with transaction.atomic():
         game = _locked_game(game_id)
+        if not isinstance(invite, str) or not secrets.compare_digest(
+            invite.encode(), game.invite_code.encode()
+        ):
+            raise ServiceError("bad_invite", "Joining needs this game's invite code.", 403)
         actor = Actor(player_id=player_id)
         if player_id and any(actor.holds(s) for s in game.seat_list):
             raise ServiceError("already_seated", "You already have a seat in this game.", 409)

@@ -234,7 +234,7 @@ def join(request: HttpRequest, code: str) -> HttpResponse:
     game = get_object_or_404(Game, invite_code=code)
     if request.method == "POST":
         try:
-            services.join_game(game.pk, player_id=player_id(request))
+            services.join_game(game.pk, invite=code, player_id=player_id(request))
         except services.ServiceError as exc:
             messages.error(request, exc.message)
         return redirect(game)

@@ -29,7 +29,7 @@ def played_game(kind: str, seed: int, stop_after: int | None = None) -> Game:
     actors = {created.seat: services.Actor(token=created.token)}
     game = created.game
     for _ in range(game.state.num_players - 1):
-        seat, token = services.join_game(game.pk, with_token=True)
+        seat, token = services.join_game(game.pk, invite=game.invite_code, with_token=True)
         actors[seat] = services.Actor(token=token)
     rng = random.Random(seed)
     game.refresh_from_db()

@@ -14,7 +14,7 @@ def human_first_vs_ai(player_id: str = "s-human", level: str = "casual", **optio
 
 def two_humans() -> Game:
     game = services.create_game("quarto", {}, opponent="human", seat="first", player_id="s-one").game
-    services.join_game(game.pk, player_id="s-two")
+    services.join_game(game.pk, invite=game.invite_code, player_id="s-two")
     return game
 
 

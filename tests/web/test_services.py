@@ -142,17 +142,27 @@ def test_waiting_game_refuses_moves_until_joined() -> None:
     with pytest.raises(ServiceError) as info:
         play_move(game.pk, ONE, "3", 0)
     assert info.value.code == "waiting"
-    seat, _ = services.join_game(game.pk, player_id="s-two")
+    seat, _ = services.join_game(game.pk, invite=game.invite_code, player_id="s-two")
     assert seat == 1
     with pytest.raises(ServiceError) as info:
-        services.join_game(game.pk, player_id="s-three")
+        services.join_game(game.pk, invite=game.invite_code, player_id="s-three")
     assert info.value.code == "no_open_seat"
     play_move(game.pk, ONE, "3", 0)
 
 
+def test_joining_needs_the_invite_code_and_a_wrong_one_changes_nothing() -> None:
+    game = services.create_game("quarto", {}, opponent="human", seat="first", player_id="s-one").game
+    for invite in (None, "", "wrong", game.invite_code[:-1], game.invite_code + "x"):
+        with pytest.raises(ServiceError) as info:
+            services.join_game(game.pk, invite=invite, player_id="s-two")
+        assert (info.value.code, info.value.status) == ("bad_invite", 403)
+    game.refresh_from_db()
+    assert game.status == Game.Status.WAITING and game.seat_list[1].is_open
+
+
 def test_token_holder_acts_for_its_seat() -> None:
     created = services.create_game("quarto", {}, opponent="human", seat="first", with_token=True)
-    _, token = services.join_game(created.game.pk, with_token=True)
+    _, token = services.join_game(created.game.pk, invite=created.game.invite_code, with_token=True)
     assert created.token and token
     play_move(created.game.pk, Actor(token=created.token), "3", 0)
     with pytest.raises(ServiceError):

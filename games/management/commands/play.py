@@ -84,7 +84,9 @@ class Command(BaseCommand):
         actors = {created.seat: services.Actor(player_id=f"{player}-0")}
         if vs == "human":
             for n in range(1, created.game.state.num_players):
-                index, _ = services.join_game(created.game.pk, player_id=f"{player}-{n}")
+                index, _ = services.join_game(
+                    created.game.pk, invite=created.game.invite_code, player_id=f"{player}-{n}"
+                )
                 actors[index] = services.Actor(player_id=f"{player}-{n}")
         return actors, created.game
 
