@@ -25,7 +25,7 @@ from ninja.decorators import decorate_view
 from ninja.errors import AuthenticationError, HttpError, ValidationError
 from ninja.security import HttpBearer
 
-from . import ai_runner, presenters, ratelimit, records, services
+from . import ai_runner, policy, presenters, ratelimit, records, services
 from .api_schemas import (
     AnalysisOut,
     CreatedOut,
@@ -314,12 +314,16 @@ def play_move(request: HttpRequest, game_id: int, body: MoveIn) -> dict[str, Any
     "/games/{int:game_id}/analysis",
     response={200: AnalysisOut, 403: ErrorOut, **ERRORS, 501: ErrorOut},
     summary="Every legal action with its value as the computer sees it",
+    description="During a game only the seat to move may ask, with its token, in a game with hints "
+    "allowed (403 hints_off, not_your_seat or not_your_turn otherwise); after the game anyone may.",
+    openapi_extra={"security": [{"SeatToken": []}, {}]},
 )
 @guarded()
 async def analysis(request: HttpRequest, game_id: int, ply: int | None = None) -> dict[str, Any]:
     # Async, with the search in the AI executor: a long analysis never holds the one
     # thread that serves every synchronous view of this process.
-    game, moves = await sync_to_async(_analysed_position)(game_id, ply)
+    actor = services.Actor(token=bearer(request))
+    game, moves = await sync_to_async(_analysed_position)(game_id, ply, actor)
     state = get_rules(game.kind).replay(game.options, moves)
     values = []
     if not state.is_over():
@@ -341,10 +345,9 @@ async def analysis(request: HttpRequest, game_id: int, ply: int | None = None) -
     }
 
 
-def _analysed_position(game_id: int, ply: int | None) -> tuple[Game, list[str]]:
+def _analysed_position(game_id: int, ply: int | None, actor: services.Actor) -> tuple[Game, list[str]]:
     game = load_game(game_id)
-    if not game.is_finished and not game.allow_hints:
-        raise services.ServiceError("hints_off", "Hints are off in this game until it is over.", 403)
+    policy.check_analysis(game, actor)
     moves = game.move_texts
     if ply is None:
         ply = len(moves)

@@ -13,7 +13,7 @@ from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 from django_htmx.middleware import HtmxDetails
 
-from . import ai, ai_runner, players, presenters, services
+from . import ai, ai_runner, players, policy, presenters, services
 from .engine import GAMES
 from .forms import NewGameForm
 from .models import Game
@@ -137,16 +137,12 @@ def move(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 
 
 def _hint_refusal(game: Game, actor: services.Actor) -> str | None:
-    if not game.allow_hints:
-        return "Hints are turned off for this game."
     if not ai.has_player(game.kind):
         return "There is no analysis for this game."
-    state = game.state
-    if game.is_finished or state.is_over():
+    if game.is_finished or game.state.is_over():
         return "The game is over: see the review instead."
-    if state.to_move not in services.seats_held(game, actor):
-        return "Hints are for the player whose turn it is."
-    return None
+    refusal = policy.analysis_refusal(game, actor)
+    return refusal.message if refusal else None
 
 
 async def hint(request: HtmxHttpRequest, pk: int) -> HttpResponse:
