@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import secrets
 from pathlib import Path
+from typing import Any
 
 import dj_database_url
 import django_stubs_ext
@@ -96,30 +97,42 @@ TEMPLATES = [
     },
 ]
 
-# Databases: DATABASE_URL (postgres://...) or the embedded SQLite file.
-if database_url := os.environ.get("DATABASE_URL"):
-    default_db = dj_database_url.parse(database_url, conn_max_age=0)
-    if default_db["ENGINE"] == "django.db.backends.postgresql":
+# Databases: DATABASE_URL (postgres://... or sqlite:///...) or the embedded SQLite file.
+SQLITE_OPTIONS = {
+    # WAL + immediate transactions + a busy timeout: concurrent writers wait
+    # for each other instead of failing with "database is locked".
+    "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+    "transaction_mode": "IMMEDIATE",
+    "timeout": 20,
+}
+
+
+def database_config(url: str | None, sqlite_path: str) -> dict[str, Any]:
+    """The default database: from a URL when given, else the SQLite file at ``sqlite_path``.
+
+    SQLite gets the same locking settings however it is named.
+    """
+    if url:
+        db: dict[str, Any] = dict(dj_database_url.parse(url, conn_max_age=0))
+    else:
+        # A file, not memory: tests with several threads need real locking.
+        db = {"ENGINE": "django.db.backends.sqlite3", "NAME": sqlite_path}
+        db["TEST"] = {"NAME": str(BASE_DIR / "test-db.sqlite3")}
+    if db["ENGINE"] == "django.db.backends.sqlite3":
+        db["OPTIONS"] = {**SQLITE_OPTIONS, **db.get("OPTIONS", {})}
+    elif db["ENGINE"] == "django.db.backends.postgresql":
         # Under ASGI persistent connections leak; the pool reuses them safely.
-        default_db.setdefault("OPTIONS", {})["pool"] = {
+        db.setdefault("OPTIONS", {})["pool"] = {
             "min_size": 2,
             "max_size": int(os.environ.get("DATABASE_POOL_SIZE", "10")),
             "timeout": 10,
         }
-else:
-    default_db = {
-        "ENGINE": "django.db.backends.sqlite3",
-        "NAME": os.environ.get("SQLITE_PATH", str(BASE_DIR / "db.sqlite3")),
-        "OPTIONS": {
-            # WAL + immediate transactions + a busy timeout: concurrent writers wait
-            # for each other instead of failing with "database is locked".
-            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
-            "transaction_mode": "IMMEDIATE",
-            "timeout": 20,
-        },
-        # A file, not memory: tests with several threads need real locking.
-        "TEST": {"NAME": str(BASE_DIR / "test-db.sqlite3")},
-    }
+    return db
+
+
+default_db = database_config(
+    os.environ.get("DATABASE_URL"), os.environ.get("SQLITE_PATH", str(BASE_DIR / "db.sqlite3"))
+)
 DATABASES = {"default": default_db}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
