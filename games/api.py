@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import functools
 import inspect
-import json
 import logging
 from collections.abc import Callable
 from typing import Any
@@ -397,14 +396,12 @@ def import_record(request: HttpRequest) -> Status[dict[str, Any]]:
         text = request.body.decode("utf-8")
     except UnicodeDecodeError:
         raise services.ServiceError("bad_record", "The record is not UTF-8 text.") from None
-    if request.content_type == "application/json" and not text.lstrip().startswith("{"):
-        try:  # a record sent as a JSON string
-            text = json.loads(text) if text.strip() else ""
-        except ValueError:
-            text = ""
-        if not isinstance(text, str):
-            raise services.ServiceError("bad_record", "record: send a record object or text.")
     try:
+        if request.content_type == "application/json" and not text.lstrip().startswith("{"):
+            # a text record sent as a JSON string
+            text = records.loads_json(text, "record", "send a record object or text.") if text.strip() else ""
+            if not isinstance(text, str):
+                raise records.RecordError("record", "send a record object or text.")
         rec, _ = records.load(text)
     except records.RecordError as exc:
         raise services.ServiceError("bad_record", str(exc)) from None

@@ -137,3 +137,19 @@ def test_game_page_links_both_downloads(client: Client) -> None:
     as_json = client.get(f"/games/{game.pk}/record?format=json").json()
     assert as_json["moves"] == game.move_texts and as_json["result"] in ("1-0", "0-1", "1/2-1/2")
     assert client.get(f"/games/{game.pk}/record?format=pgn").status_code == 404
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        '{"game": "quarto", "options": ' + "[" * 3000 + "]" * 3000 + "}",
+        "[" * 3000 + "]" * 3000,
+        '"' + '[Game \\"quarto\\"]\\n[Options \\"' + "[" * 3000 + "]" * 3000 + '\\"]\\n"',
+    ],
+    ids=["json-record", "json-array", "text-record-as-json-string"],
+)
+def test_json_nested_thousands_deep_is_a_400_bad_record(client: Client, body: str) -> None:
+    response = import_body(client, body, "application/json")
+    assert response.status_code == 400, response.content
+    assert response.json()["error"] == "bad_record" and "\n" not in response.json()["detail"]
+    assert Game.objects.count() == 0
