@@ -168,6 +168,11 @@ def _refusal(request: HttpRequest, max_body_setting: str) -> HttpResponse | None
         declared = 0
     if declared > limit or (request.method in ("POST", "PUT", "PATCH") and len(request.body) > limit):
         return error(413, "too_large", f"The request body is limited to {limit} bytes.")
+    if request.body and request.content_type != "application/json":
+        # A form or text/plain body is what another site can make a browser send
+        # without asking first (no CORS preflight): the API takes JSON only.
+        detail = f"Send the body as application/json, not {request.content_type or 'untyped'}."
+        return error(415, "unsupported_media_type", detail)
     return None
 
 
@@ -251,7 +256,7 @@ def state_of(game_id: int) -> dict[str, Any]:
     return presenters.game_json(load_game(game_id))
 
 
-ERRORS: dict[int, Any] = dict.fromkeys((400, 401, 403, 404, 409, 413, 429), ErrorOut)
+ERRORS: dict[int, Any] = dict.fromkeys((400, 401, 403, 404, 409, 413, 415, 429), ErrorOut)
 
 
 @api.post("/games", response={201: CreatedOut, **ERRORS}, summary="Create a game and take a seat")
@@ -380,13 +385,11 @@ def record(request: HttpRequest, game_id: int, format: str = "text") -> HttpResp
     "/records",
     response={201: ImportedOut, **ERRORS},
     summary="Import a record (text or JSON) as a new game",
+    description="The body is JSON: a record object, or a text record as a JSON string.",
     openapi_extra={
         "requestBody": {
             "required": True,
-            "content": {
-                "text/plain": {"schema": {"type": "string"}},
-                "application/json": {"schema": {"type": "object"}},
-            },
+            "content": {"application/json": {"schema": {"oneOf": [{"type": "object"}, {"type": "string"}]}}},
         }
     },
 )
@@ -397,8 +400,7 @@ def import_record(request: HttpRequest) -> Status[dict[str, Any]]:
     except UnicodeDecodeError:
         raise services.ServiceError("bad_record", "The record is not UTF-8 text.") from None
     try:
-        if request.content_type == "application/json" and not text.lstrip().startswith("{"):
-            # a text record sent as a JSON string
+        if not text.lstrip().startswith("{"):  # a text record sent as a JSON string
             text = records.loads_json(text, "record", "send a record object or text.") if text.strip() else ""
             if not isinstance(text, str):
                 raise records.RecordError("record", "send a record object or text.")
