@@ -16,9 +16,11 @@ from typing import Any
 
 from asgiref.sync import iscoroutinefunction, sync_to_async
 from django.conf import settings
+from django.core.exceptions import DisallowedHost
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotAllowed, JsonResponse
 from django.http.response import HttpResponseBase
 from django.urls import URLPattern, URLResolver, reverse
+from django.views import defaults
 from ninja import NinjaAPI, Status
 from ninja.decorators import decorate_view
 from ninja.errors import AuthenticationError, HttpError, ValidationError
@@ -238,8 +240,21 @@ def _not_found(request: HttpRequest, exc: Http404) -> HttpResponse:
 
 
 def not_found(request: HttpRequest, rest: str = "") -> JsonResponse:
-    """Everything under /api/v1/ that is no endpoint: a JSON 404 rather than a page."""
-    return error(404, "not_found", f"No endpoint at {request.path}.")
+    """Everything under /api/v1/ that is no endpoint (itself included): a JSON 404, not a page."""
+    return error(404, "not_found", f"No endpoint at {request.path}; see /api/v1/docs.")
+
+
+def bad_request(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    """The site's 400 handler: under /api/ the API's JSON error, elsewhere Django's page.
+
+    Django answers a request for a host it does not serve (DisallowedHost) before any
+    view runs, with this handler.
+    """
+    if request.path.startswith("/api/"):
+        if isinstance(exception, DisallowedHost):
+            return error(400, "bad_host", "This site is not served under that host name.")
+        return error(400, "bad_request", "The request could not be understood.")
+    return defaults.bad_request(request, exception or Exception())
 
 
 # -- endpoints ------------------------------------------------------------------
