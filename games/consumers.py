@@ -21,7 +21,7 @@ from urllib.parse import parse_qs
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
-from . import live, presenters
+from . import live, players, presenters
 from .models import Game
 from .services import Actor
 
@@ -48,7 +48,8 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels is
     async def connect(self) -> None:
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
         session = self.scope.get("session")
-        self.actor = Actor(session_key=getattr(session, "session_key", None) or None)
+        player = None if session is None else await database_sync_to_async(players.player_id)(session)
+        self.actor = Actor(player_id=player)
         self.render = _render_json if wants_json(self.scope.get("query_string", b"")) else _render
         html = await database_sync_to_async(self.render)(self.game_id, self.actor)
         if html is None:

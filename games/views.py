@@ -14,7 +14,7 @@ from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 from django_htmx.middleware import HtmxDetails
 
-from . import ai, ai_runner, presenters, services
+from . import ai, ai_runner, players, policy, presenters, services
 from .engine import GAMES
 from .forms import NewGameForm
 from .models import Game
@@ -24,17 +24,15 @@ class HtmxHttpRequest(HttpRequest):
     htmx: HtmxDetails
 
 
-def session_key(request: HttpRequest) -> str:
-    """The browser's identity; created on first need so a seat can be tied to it."""
-    if not request.session.session_key:
-        request.session.save()
-    key = request.session.session_key
-    assert key is not None
-    return key
+def player_id(request: HttpRequest) -> str:
+    """The browser's player id; created on first need so a seat can be tied to it."""
+    value = players.player_id(request.session, create=True)
+    assert value is not None
+    return value
 
 
 def actor_for(request: HttpRequest) -> services.Actor:
-    return services.Actor(session_key=request.session.session_key or None)
+    return services.Actor(player_id=players.player_id(request.session))
 
 
 def _redirect(request: HtmxHttpRequest, url: str) -> HttpResponse:
@@ -67,7 +65,7 @@ def home(request: HttpRequest) -> HttpResponse:
         }
         for kind, rules in GAMES.items()
     ]
-    recent = Game.objects.filter(seats__session_key=request.session.session_key or "-").distinct()[:10]
+    recent = Game.objects.filter(seats__player_id=players.player_id(request.session) or "-").distinct()[:10]
     return render(request, "games/home.html", {"games": games, "recent": recent})
 
 
@@ -85,7 +83,7 @@ def new_game(request: HtmxHttpRequest) -> HttpResponse:
             opponent=data["opponent"] or "ai",
             level=data["level"] or None,
             seat=data["seat"] or "random",
-            session_key=session_key(request),
+            player_id=player_id(request),
             allow_hints=data["allow_hints"],
         )
     except services.ServiceError as exc:
@@ -147,16 +145,12 @@ def move(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 
 
 def _hint_refusal(game: Game, actor: services.Actor) -> str | None:
-    if not game.allow_hints:
-        return "Hints are turned off for this game."
     if not ai.has_player(game.kind):
         return "There is no analysis for this game."
-    state = game.state
-    if game.is_finished or state.is_over():
+    if game.is_finished or game.state.is_over():
         return "The game is over: see the review instead."
-    if state.to_move not in services.seats_held(game, actor):
-        return "Hints are for the player whose turn it is."
-    return None
+    refusal = policy.analysis_refusal(game, actor)
+    return refusal.message if refusal else None
 
 
 async def hint(request: HtmxHttpRequest, pk: int) -> HttpResponse:
@@ -168,7 +162,7 @@ async def hint(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     if request.method != "GET":
         return HttpResponse(status=405)
     game = await sync_to_async(_load_game)(pk)
-    actor = actor_for(request)
+    actor = await sync_to_async(actor_for)(request)
     refusal = await sync_to_async(_hint_refusal)(game, actor)
     values = None
     if refusal is None:
@@ -214,7 +208,8 @@ async def review_table(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         if entries is None:
             entries = await ai_runner.review(game.kind, game.options, game.move_texts, settings.REVIEW_BUDGET)
             await cache.aset(key, entries, timeout=None)
-        rows = await sync_to_async(presenters.review_rows)(game, entries, actor_for(request))
+        actor = await sync_to_async(actor_for)(request)
+        rows = await sync_to_async(presenters.review_rows)(game, entries, actor)
         context["rows"] = rows
         context["turning"] = next((r for r in rows if r["entry"].turning_point), None)
     template = "games/_review_table.html" if request.htmx else "games/review.html"
@@ -233,7 +228,7 @@ def again(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         old.options,
         opponent=opponent,
         level=old.ai_level or None,
-        session_key=session_key(request),
+        player_id=player_id(request),
         allow_hints=old.allow_hints,
     )
     return _redirect(request, created.game.get_absolute_url())
@@ -243,7 +238,7 @@ def join(request: HttpRequest, code: str) -> HttpResponse:
     game = get_object_or_404(Game, invite_code=code)
     if request.method == "POST":
         try:
-            services.join_game(game.pk, session_key=session_key(request))
+            services.join_game(game.pk, invite=code, player_id=player_id(request))
         except services.ServiceError as exc:
             messages.error(request, exc.message)
         return redirect(game)

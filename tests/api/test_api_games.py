@@ -25,8 +25,9 @@ def snapshot(game_id: int) -> tuple[Any, ...]:
 
 def test_create_against_the_computer_returns_seat_token_and_state(client: Client) -> None:
     data = create(client)
-    assert set(data) == {"id", "seat", "token", "invite_url", "state"}
+    assert set(data) == {"id", "seat", "token", "invite", "invite_url", "state"}
     assert data["seat"] == 0 and len(data["token"]) >= 20 and data["invite_url"] is None
+    assert data["invite"] is None
     state = data["state"]
     assert state["id"] == data["id"] and state["game"] == "quarto"
     assert state["status"] == "playing" and state["result"] is None
@@ -188,7 +189,7 @@ def test_stale_ply_is_409_and_a_repeat_applies_once(client: Client) -> None:
 def test_moves_wait_for_the_second_player(client: Client) -> None:
     created = create(client, opponent="human", level=None)
     assert created["state"]["status"] == "waiting" and created["state"]["legal_moves"] == []
-    assert created["invite_url"].startswith("http://testserver/join/")
+    assert created["invite_url"] == f"http://testserver/join/{created['invite']}"
     assert error_of(move(client, created["id"], "5", 0, created["token"])) == (409, "waiting")
 
 
@@ -224,9 +225,19 @@ def test_malformed_moves_are_invalid(client: Client, body: dict[str, Any]) -> No
 # -- join -----------------------------------------------------------------------
 
 
+@pytest.mark.parametrize("body", [None, {}, {"invite": None}, {"invite": "wrong"}, {"invite": "x" * 20}])
+def test_join_without_the_invite_is_403_and_changes_nothing(client: Client, body: Any) -> None:
+    created = create(client, opponent="human", level=None)
+    response = post(client, f"/api/v1/games/{created['id']}/join", body)
+    assert error_of(response) == (403, "bad_invite")
+    game = Game.objects.get(pk=created["id"])
+    assert game.status == Game.Status.WAITING and game.seat_list[1].is_open
+
+
 def test_join_takes_the_free_seat_once(client: Client) -> None:
     created = create(client, opponent="human", level=None, seat="second")
-    joined = post(client, f"/api/v1/games/{created['id']}/join")
+    invite = {"invite": created["invite"]}
+    joined = post(client, f"/api/v1/games/{created['id']}/join", invite)
     assert joined.status_code == 200
     body = joined.json()
     assert body["seat"] == 0 and body["token"] != created["token"]
@@ -234,8 +245,8 @@ def test_join_takes_the_free_seat_once(client: Client) -> None:
         False,
         False,
     ]
-    assert error_of(post(client, f"/api/v1/games/{created['id']}/join")) == (409, "no_open_seat")
-    assert error_of(post(client, "/api/v1/games/999/join")) == (404, "not_found")
+    assert error_of(post(client, f"/api/v1/games/{created['id']}/join", invite)) == (409, "no_open_seat")
+    assert error_of(post(client, "/api/v1/games/999/join", invite)) == (404, "not_found")
     assert move(client, created["id"], "5", 0, body["token"]).status_code == 200
 
 

@@ -21,7 +21,7 @@ HEADERS = [(b"origin", b"http://localhost")]
 
 def new_game() -> int:
     return services.create_game(
-        "quarto", {}, opponent="ai", level="casual", seat="first", session_key="s-ws"
+        "quarto", {}, opponent="ai", level="casual", seat="first", player_id="s-ws"
     ).game.pk
 
 
@@ -43,7 +43,7 @@ async def test_json_clients_get_the_api_state_on_connect_and_after_moves() -> No
     assert set(first) == {"type", "ply", "state"}
     assert first["type"] == "state" and first["ply"] == 0
     assert first["state"]["id"] == game_id and first["state"]["legal_moves"][0] == "0"
-    await database_sync_to_async(play_move)(game_id, Actor(session_key="s-ws"), "15", 0)
+    await database_sync_to_async(play_move)(game_id, Actor(player_id="s-ws"), "15", 0)
     after = await receive_state(comm, 1)
     assert after["state"]["moves"][:1] == ["15"] and after["state"]["ply"] == after["ply"]
     # The computer's reply (place 15, give a piece) is pushed too.
