@@ -149,16 +149,14 @@ def bearer(request: HttpRequest) -> str | None:
 
 
 def client_id(request: HttpRequest) -> str:
-    """Whom the rate limit counts: a seat's token, else the address (made-up tokens count there)."""
-    token = bearer(request)
-    if known_token(request, token):
-        return f"token:{token}"
-    return f"ip:{request.META.get('REMOTE_ADDR', '')}"
+    """Whom the rate limit counts: the client's address. Tokens are free to mint, so
+    counting per token would let one client multiply its share."""
+    return f"ip:{ratelimit.request_address(request)}"
 
 
 def _refusal(request: HttpRequest, max_body_setting: str) -> HttpResponse | None:
     """A 429 or 413 answer when the request must go no further, else None."""
-    wait = ratelimit.hit(client_id(request), ratelimit.parse_rate(settings.API_RATE_LIMIT))
+    wait = ratelimit.check("api", client_id(request), "API_RATE_LIMIT")
     if wait:
         return error(429, "rate_limited", f"Too many requests: try again in {wait} s.", Retry_After=str(wait))
     limit: int = getattr(settings, max_body_setting)
