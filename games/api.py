@@ -196,6 +196,11 @@ def _service_error(request: HttpRequest, exc: services.ServiceError) -> HttpResp
     return error(exc.status, exc.code, exc.message)
 
 
+@api.exception_handler(ai_runner.Busy)
+def _busy(request: HttpRequest, exc: ai_runner.Busy) -> HttpResponse:
+    return error(exc.status, exc.code, exc.message, Retry_After=str(exc.retry_after))
+
+
 @api.exception_handler(AuthenticationError)
 def _unauthenticated(request: HttpRequest, exc: AuthenticationError) -> HttpResponse:
     if bearer(request) is None:
@@ -307,7 +312,7 @@ def play_move(request: HttpRequest, game_id: int, body: MoveIn) -> dict[str, Any
 
 @api.get(
     "/games/{int:game_id}/analysis",
-    response={200: AnalysisOut, 403: ErrorOut, **ERRORS, 501: ErrorOut},
+    response={200: AnalysisOut, 403: ErrorOut, **ERRORS, 501: ErrorOut, 503: ErrorOut},
     summary="Every legal action with its value as the computer sees it",
 )
 @guarded()
@@ -319,7 +324,9 @@ async def analysis(request: HttpRequest, game_id: int, ply: int | None = None) -
     values = []
     if not state.is_over():
         try:
-            values = await ai_runner.analyse(game.kind, game.options, moves, settings.AI_BUDGET)
+            values = await ai_runner.analyse(
+                game.kind, game.options, moves, settings.AI_BUDGET, client=client_id(request)
+            )
         except (ValueError, AttributeError):  # no computer player, or one without analysis
             log.info("no analysis for %s", game.kind, exc_info=True)
             raise services.ServiceError(

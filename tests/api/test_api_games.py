@@ -265,7 +265,8 @@ def test_rate_limit_is_429_with_retry_after(client: Client, settings: Any) -> No
 
 def create_token_elsewhere() -> str:
     """A valid token minted from another address (the limit there is untouched)."""
-    return create(Client(REMOTE_ADDR="10.9.9.9"))["token"]
+    token: str = create(Client(REMOTE_ADDR="10.9.9.9"))["token"]
+    return token
 
 
 def test_forwarded_address_counts_only_behind_a_trusted_proxy(client: Client, settings: Any) -> None:
