@@ -15,9 +15,11 @@ Limits: at most ``WS_MAX_PER_CLIENT`` sockets open per client address (in this
 process), and a burst of incoming frames costs at most one render per
 ``WS_RESYNC_INTERVAL`` seconds.
 
-Without a channel layer (Redis unreachable) a socket still gets the current partials
-and a notice that live updates are paused, then is closed with 1013 ("try again
-later"): the page polls meanwhile, and its socket reconnects by itself.
+Without a channel layer (Redis unreachable) a socket still opens and gets the current
+partials and a notice that live updates are paused (the page polls meanwhile); the
+consumer tries to join its group every ``WS_LAYER_RETRY`` seconds and, once in, says
+so and sends the current position: pushes resume without a reload. (Daphne allows no
+close code the htmx ws extension would retry on, so the socket stays open instead.)
 """
 
 from __future__ import annotations
@@ -41,7 +43,6 @@ from .services import Actor
 
 log = logging.getLogger(__name__)
 
-TRY_AGAIN_LATER = 1013  # the htmx ws extension reconnects after this close code
 TOO_MANY_SOCKETS = 4429
 
 # Open sockets per client address, in this process.
@@ -66,10 +67,12 @@ def wants_json(query_string: bytes) -> bool:
     return parse_qs(query_string.decode("latin-1")).get("format") == ["json"]
 
 
-def paused_notice(as_json: bool) -> str:
+def live_notice(as_json: bool, paused: bool) -> str:
     if as_json:
-        return json.dumps({"type": "paused", "detail": "Live updates are paused; poll or reconnect later."})
-    return render_to_string("games/_live_paused.html")
+        if paused:
+            return json.dumps({"type": "paused", "detail": "Live updates are paused; poll meanwhile."})
+        return json.dumps({"type": "resumed"})
+    return render_to_string("games/_live_paused.html", {"paused": paused})
 
 
 class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels is untyped
@@ -77,6 +80,7 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels is
     group: str | None = None
     last_render = 0.0
     resync: asyncio.Task[None] | None = None
+    rejoin: asyncio.Task[None] | None = None
 
     async def connect(self) -> None:
         address = ratelimit.scope_address(self.scope)
@@ -89,24 +93,38 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels is
         session = self.scope.get("session")
         self.actor = Actor(session_key=getattr(session, "session_key", None) or None)
         as_json = wants_json(self.scope.get("query_string", b""))
+        self.as_json = as_json
         self.render = _render_json if as_json else _render
         html = await database_sync_to_async(self.render)(self.game_id, self.actor)
         if html is None:
             await self.close(code=4404)
             return
-        try:
-            await self.channel_layer.group_add(live.group_name(self.game_id), self.channel_name)
-        except Exception:  # the layer (Redis) is down: the page polls until it is back
-            log.warning("no channel layer for game %s: live updates paused", self.game_id, exc_info=True)
-            await self.accept()
-            await self.send(text_data=html)
-            await self.send(text_data=paused_notice(as_json))
-            await self.close(code=TRY_AGAIN_LATER)
-            return
-        self.group = live.group_name(self.game_id)
+        joined = await self._join()
         await self.accept()
         self.last_render = time.monotonic()
         await self.send(text_data=html)
+        if not joined:
+            await self.send(text_data=live_notice(as_json, paused=True))
+            self.rejoin = asyncio.create_task(self._rejoin())
+
+    async def _join(self) -> bool:
+        """Join the game's group; False when the layer (Redis) cannot be reached."""
+        try:
+            await self.channel_layer.group_add(live.group_name(self.game_id), self.channel_name)
+        except Exception:
+            log.warning("no channel layer for game %s: live updates paused", self.game_id, exc_info=True)
+            return False
+        self.group = live.group_name(self.game_id)
+        return True
+
+    async def _rejoin(self) -> None:
+        while True:
+            await asyncio.sleep(settings.WS_LAYER_RETRY)
+            if await self._join():
+                break
+        self.rejoin = None
+        await self.send(text_data=live_notice(self.as_json, paused=False))
+        await self.game_changed({})
 
     async def disconnect(self, code: int) -> None:
         if self.address is not None:
@@ -114,8 +132,9 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels is
             if open_sockets[self.address] <= 0:
                 del open_sockets[self.address]
             self.address = None
-        if self.resync is not None:
-            self.resync.cancel()
+        for task in (self.resync, self.rejoin):
+            if task is not None:
+                task.cancel()
         if self.group is not None:
             try:
                 await self.channel_layer.group_discard(self.group, self.channel_name)

@@ -127,7 +127,7 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 if redis_url := os.environ.get("REDIS_URL"):
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "BACKEND": "games.layers.PatientRedisChannelLayer",
             "CONFIG": {"hosts": [redis_url], "prefix": os.environ.get("CHANNEL_PREFIX", "quarto")},
         }
     }
@@ -173,6 +173,8 @@ RATE_LIMIT_MOVE = os.environ.get("RATE_LIMIT_MOVE", "120/minute")
 RATE_LIMIT_HINT = os.environ.get("RATE_LIMIT_HINT", "20/minute")
 WS_MAX_PER_CLIENT = int(os.environ.get("WS_MAX_PER_CLIENT", "50"))
 WS_RESYNC_INTERVAL = env_float("WS_RESYNC_INTERVAL", 1.0)
+# With the channel layer unreachable, a socket tries to rejoin its game this often.
+WS_LAYER_RETRY = env_float("WS_LAYER_RETRY", 3.0)
 API_MAX_BODY = 4 * 1024
 API_MAX_RECORD = 64 * 1024
 

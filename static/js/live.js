@@ -1,9 +1,10 @@
 /* Keeps a game page current while its WebSocket is down.
  *
  * The element #live-poll asks for the current partials every few seconds (hx-get,
- * hx-trigger="every 3s"); while the socket is open those polls are cancelled, so a
- * page polls only when pushes cannot reach it. #live-status says when that is. The
- * ws extension reconnects by itself; pushes resume without a reload.
+ * hx-trigger="every 3s"); those polls are cancelled while pushes reach the page: its
+ * socket is open and the server has not said that live updates are paused (it shows
+ * #live-status when its channel layer is down, and hides it again once it is back).
+ * The ws extension reconnects a closed socket by itself; pushes resume without a reload.
  */
 (function () {
   "use strict";
@@ -23,9 +24,11 @@
     showPaused(true);
   });
   document.addEventListener("htmx:beforeRequest", function (event) {
-    if (socketOpen && event.target && event.target.id === "live-poll") event.preventDefault();
+    if (!event.target || event.target.id !== "live-poll") return;
+    var notice = document.getElementById("live-status");
+    if (socketOpen && (!notice || notice.hidden)) event.preventDefault();
   });
-  // Retry every 2 to 5 s: the server closes with 1013 while its channel layer is down.
+  // Reconnect after 2 to 5 s rather than at once: the server may be restarting.
   htmx.config.wsReconnectDelay = function (retries) {
     return 2000 + Math.random() * Math.min(3000, 1000 * (retries + 1));
   };

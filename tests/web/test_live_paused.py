@@ -13,8 +13,8 @@ from channels.layers import InMemoryChannelLayer, channel_layers
 from channels.testing import WebsocketCommunicator
 from django.test import Client
 
-from games import consumers
 from games.models import Game
+from games.services import Actor, play_move
 from quarto_site.asgi import application
 
 from .helpers import human_first_vs_ai
@@ -27,24 +27,33 @@ STATIC = Path(__file__).resolve().parents[2] / "static"
 
 
 class DownLayer(InMemoryChannelLayer):  # type: ignore[misc]  # channels is untyped
-    """A layer whose server is unreachable, as channels_redis is with Redis down."""
+    """A layer whose server is unreachable, as channels_redis is with Redis down, until ``up``."""
+
+    up = False
 
     async def group_add(self, group: str, channel: str) -> None:
-        raise ConnectionRefusedError("Connect call failed ('127.0.0.1', 6379)")
+        if not self.up:
+            raise ConnectionRefusedError("Connect call failed ('127.0.0.1', 6379)")
+        await super().group_add(group, channel)
 
     async def group_discard(self, group: str, channel: str) -> None:
-        raise ConnectionRefusedError("Connect call failed ('127.0.0.1', 6379)")
+        if not self.up:
+            raise ConnectionRefusedError("Connect call failed ('127.0.0.1', 6379)")
+        await super().group_discard(group, channel)
 
 
 @pytest.fixture
-def layer_down(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(channel_layers.backends, "default", DownLayer())
+def layer_down(monkeypatch: pytest.MonkeyPatch) -> DownLayer:
+    layer = DownLayer()
+    monkeypatch.setitem(channel_layers.backends, "default", layer)
+    return layer
 
 
 @pytest.mark.parametrize("as_json", [False, True])
-async def test_socket_without_a_layer_sends_the_position_says_paused_and_asks_for_a_retry(
-    layer_down: None, as_json: bool
+async def test_socket_without_a_layer_says_paused_and_resumes_when_it_returns(
+    layer_down: DownLayer, as_json: bool, settings: Any
 ) -> None:
+    settings.WS_LAYER_RETRY = 0.1
     game = await database_sync_to_async(human_first_vs_ai)()
     query = "?format=json" if as_json else ""
     comm = WebsocketCommunicator(application, f"/ws/games/{game.pk}/{query}", headers=ORIGIN)
@@ -56,10 +65,20 @@ async def test_socket_without_a_layer_sends_the_position_says_paused_and_asks_fo
         assert json.loads(current)["type"] == "state" and json.loads(notice)["type"] == "paused"
     else:
         assert '<div id="board" hx-swap-oob="innerHTML">' in current
-        assert 'id="live-status"' in notice and "Live updates are paused" in notice
-        assert "hidden" not in notice
-    closed = await comm.receive_output()
-    assert closed == {"type": "websocket.close", "code": consumers.TRY_AGAIN_LATER}
+        assert re.search(r'<p id="live-status"[^>]*hx-swap-oob="true">Live updates are paused', notice)
+    assert await comm.receive_nothing(timeout=0.3), "still down: nothing more, the socket stays open"
+    layer_down.up = True
+    resumed = await comm.receive_from(timeout=2)
+    fresh = await comm.receive_from(timeout=2)
+    if as_json:
+        assert json.loads(resumed)["type"] == "resumed" and json.loads(fresh)["type"] == "state"
+    else:
+        assert re.search(r'<p id="live-status"[^>]* hidden>', resumed)
+        assert 'id="board"' in fresh
+    # Back in the group: a move is pushed again.
+    await database_sync_to_async(play_move)(game.pk, Actor(session_key="s-human"), "15", 0)
+    pushed = await comm.receive_from(timeout=5)
+    assert ('"ply": 1' in pushed) if as_json else ('data-ply="1"' in pushed)
     await comm.disconnect()
 
 
