@@ -151,16 +151,14 @@ def bearer(request: HttpRequest) -> str | None:
 
 
 def client_id(request: HttpRequest) -> str:
-    """Whom the rate limit counts: a seat's token, else the address (made-up tokens count there)."""
-    token = bearer(request)
-    if known_token(request, token):
-        return f"token:{token}"
-    return f"ip:{request.META.get('REMOTE_ADDR', '')}"
+    """Whom the rate limit counts: the client's address. Tokens are free to mint, so
+    counting per token would let one client multiply its share."""
+    return f"ip:{ratelimit.request_address(request)}"
 
 
 def _refusal(request: HttpRequest, max_body_setting: str) -> HttpResponse | None:
     """A 429 or 413 answer when the request must go no further, else None."""
-    wait = ratelimit.hit(client_id(request), ratelimit.parse_rate(settings.API_RATE_LIMIT))
+    wait = ratelimit.check("api", client_id(request), "API_RATE_LIMIT")
     if wait:
         return error(429, "rate_limited", f"Too many requests: try again in {wait} s.", Retry_After=str(wait))
     limit: int = getattr(settings, max_body_setting)
@@ -203,6 +201,11 @@ def guarded(max_body_setting: str = "API_MAX_BODY") -> Callable[[Callable[..., A
 @api.exception_handler(services.ServiceError)
 def _service_error(request: HttpRequest, exc: services.ServiceError) -> HttpResponse:
     return error(exc.status, exc.code, exc.message)
+
+
+@api.exception_handler(ai_runner.Busy)
+def _busy(request: HttpRequest, exc: ai_runner.Busy) -> HttpResponse:
+    return error(exc.status, exc.code, exc.message, Retry_After=str(exc.retry_after))
 
 
 @api.exception_handler(AuthenticationError)
@@ -331,7 +334,7 @@ def play_move(request: HttpRequest, game_id: int, body: MoveIn) -> dict[str, Any
 
 @api.get(
     "/games/{int:game_id}/analysis",
-    response={200: AnalysisOut, 403: ErrorOut, **ERRORS, 501: ErrorOut},
+    response={200: AnalysisOut, 403: ErrorOut, **ERRORS, 501: ErrorOut, 503: ErrorOut},
     summary="Every legal action with its value as the computer sees it",
     description="During a game only the seat to move may ask, with its token, in a game with hints "
     "allowed (403 hints_off, not_your_seat or not_your_turn otherwise); after the game anyone may.",
@@ -347,7 +350,9 @@ async def analysis(request: HttpRequest, game_id: int, ply: int | None = None) -
     values = []
     if not state.is_over():
         try:
-            values = await ai_runner.analyse(game.kind, game.options, moves, settings.AI_BUDGET)
+            values = await ai_runner.analyse(
+                game.kind, game.options, moves, settings.AI_BUDGET, client=client_id(request)
+            )
         except (ValueError, AttributeError):  # no computer player, or one without analysis
             log.info("no analysis for %s", game.kind, exc_info=True)
             raise services.ServiceError(

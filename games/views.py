@@ -5,7 +5,6 @@ from __future__ import annotations
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.contrib import messages
-from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.templatetags.static import static
@@ -14,7 +13,7 @@ from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 from django_htmx.middleware import HtmxDetails
 
-from . import ai, ai_runner, players, policy, presenters, services
+from . import ai, ai_runner, players, policy, presenters, ratelimit, services
 from .engine import GAMES
 from .forms import NewGameForm
 from .models import Game
@@ -39,6 +38,20 @@ def _redirect(request: HtmxHttpRequest, url: str) -> HttpResponse:
     if request.htmx:
         return HttpResponseClientRedirect(url)
     return HttpResponseRedirect(url, status=303)
+
+
+LIMITS = {
+    "create": ("RATE_LIMIT_CREATE", "You are starting games too fast"),
+    "move": ("RATE_LIMIT_MOVE", "You are moving too fast"),
+    "hint": ("RATE_LIMIT_HINT", "You asked for many hints"),
+}
+
+
+def limited(request: HttpRequest, action: str) -> str | None:
+    """Count one ``action`` of this client; a sentence saying how long to wait when over."""
+    setting, sentence = LIMITS[action]
+    wait = ratelimit.check(action, ratelimit.request_address(request), setting)
+    return f"{sentence}: try again in {wait} s." if wait else None
 
 
 @require_GET
@@ -71,6 +84,9 @@ def home(request: HttpRequest) -> HttpResponse:
 
 @require_POST
 def new_game(request: HtmxHttpRequest) -> HttpResponse:
+    if refusal := limited(request, "create"):
+        messages.error(request, refusal)
+        return _redirect(request, reverse("games:home"))
     form = NewGameForm(request.POST)
     if not form.is_valid():
         messages.error(request, "The new-game form was incomplete: " + form.errors.as_text())
@@ -128,7 +144,9 @@ def move(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         ply = int(ply_text)
     except ValueError:
         error = "The form did not say which position it was made for; reload the page."
-    else:
+    if error is None:
+        error = limited(request, "move")
+    if error is None:
         try:
             game = services.play_move(pk, actor_for(request), text, ply)
         except services.ServiceError as exc:
@@ -164,9 +182,17 @@ async def hint(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     game = await sync_to_async(_load_game)(pk)
     actor = await sync_to_async(actor_for)(request)
     refusal = await sync_to_async(_hint_refusal)(game, actor)
+    if refusal is None:
+        refusal = await sync_to_async(limited)(request, "hint")
     values = None
     if refusal is None:
-        values = await ai_runner.analyse(game.kind, game.options, game.move_texts, settings.HINT_BUDGET)
+        address = ratelimit.request_address(request)
+        try:
+            values = await ai_runner.analyse(
+                game.kind, game.options, game.move_texts, settings.HINT_BUDGET, client=f"ip:{address}"
+            )
+        except ai_runner.Busy as busy:
+            refusal = busy.message
     if request.htmx:
         html = await sync_to_async(presenters.render_partials)(game, actor, refusal, values)
         return HttpResponse(html)
@@ -203,15 +229,18 @@ async def review_table(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     refusal = await sync_to_async(_review_refusal)(game)
     context: dict[str, object] = {"game": game, "error": refusal}
     if refusal is None:
-        key = f"review:{game.pk}:{game.ply}"
-        entries = await cache.aget(key)
-        if entries is None:
-            entries = await ai_runner.review(game.kind, game.options, game.move_texts, settings.REVIEW_BUDGET)
-            await cache.aset(key, entries, timeout=None)
-        actor = await sync_to_async(actor_for)(request)
-        rows = await sync_to_async(presenters.review_rows)(game, entries, actor)
-        context["rows"] = rows
-        context["turning"] = next((r for r in rows if r["entry"].turning_point), None)
+        address = ratelimit.request_address(request)
+        try:
+            entries = await ai_runner.review(
+                game.pk, game.kind, game.options, game.move_texts, settings.REVIEW_BUDGET, f"ip:{address}"
+            )
+        except ai_runner.Busy as busy:
+            context["error"] = busy.message
+        else:
+            actor = await sync_to_async(actor_for)(request)
+            rows = await sync_to_async(presenters.review_rows)(game, entries, actor)
+            context["rows"] = rows
+            context["turning"] = next((r for r in rows if r["entry"].turning_point), None)
     template = "games/_review_table.html" if request.htmx else "games/review.html"
     return await sync_to_async(render)(
         request, template, {**context, "available": refusal is None, "inline": True}
@@ -222,6 +251,9 @@ async def review_table(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 def again(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """A new game with the same game, options and opponent; a new coin toss."""
     old = get_object_or_404(Game, pk=pk)
+    if refusal := limited(request, "create"):
+        messages.error(request, refusal)
+        return _redirect(request, old.get_absolute_url())
     opponent = "ai" if old.ai_level else "human"
     created = services.create_game(
         old.kind,

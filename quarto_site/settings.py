@@ -142,7 +142,7 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 if redis_url := os.environ.get("REDIS_URL"):
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "BACKEND": "games.layers.PatientRedisChannelLayer",
             "CONFIG": {"hosts": [redis_url], "prefix": os.environ.get("CHANNEL_PREFIX", "quarto")},
         }
     }
@@ -165,9 +165,31 @@ AI_WARM_UP = env_bool("AI_WARM_UP", True)
 HINT_BUDGET = env_float("HINT_BUDGET", 1.0)  # seconds of analysis for a hint
 REVIEW_BUDGET = env_float("REVIEW_BUDGET", 0.5)  # seconds of analysis per position of a review
 
-# The JSON API: requests per client (token, else IP) per window, e.g. "120/minute";
+# Analysis (API analysis, hints, reviews) runs in its own pool, never in the one that
+# plays the computer's moves. ANALYSIS_WORKERS: its processes (threads when
+# AI_PROCESSES is 0); ANALYSIS_MAX_PENDING: analyses running or queued in a process
+# before more are refused as busy; ANALYSIS_PER_CLIENT: of those, per client address.
+ANALYSIS_WORKERS = int(os.environ.get("ANALYSIS_WORKERS", "1"))
+ANALYSIS_MAX_PENDING = int(os.environ.get("ANALYSIS_MAX_PENDING", "4"))
+ANALYSIS_PER_CLIENT = int(os.environ.get("ANALYSIS_PER_CLIENT", "1"))
+
+# Who a client is: the connecting address, or the address a trusted proxy forwards in
+# X-Forwarded-For. TRUSTED_PROXIES: comma-separated addresses or networks (CIDR) of
+# the proxies in front of the site; none by default, so the header is ignored.
+TRUSTED_PROXIES = [p.strip() for p in os.environ.get("TRUSTED_PROXIES", "").split(",") if p.strip()]
+
+# The JSON API: requests per client address per window, e.g. "120/minute";
 # body size limits in bytes for ordinary requests and for imported records.
 API_RATE_LIMIT = os.environ.get("API_RATE_LIMIT", "120/minute")
+# The pages, per client address: games created, moves, hints; WebSockets open at
+# once; and at most one resync per socket per WS_RESYNC_INTERVAL seconds.
+RATE_LIMIT_CREATE = os.environ.get("RATE_LIMIT_CREATE", "30/minute")
+RATE_LIMIT_MOVE = os.environ.get("RATE_LIMIT_MOVE", "120/minute")
+RATE_LIMIT_HINT = os.environ.get("RATE_LIMIT_HINT", "20/minute")
+WS_MAX_PER_CLIENT = int(os.environ.get("WS_MAX_PER_CLIENT", "50"))
+WS_RESYNC_INTERVAL = env_float("WS_RESYNC_INTERVAL", 1.0)
+# With the channel layer unreachable, a socket tries to rejoin its game this often.
+WS_LAYER_RETRY = env_float("WS_LAYER_RETRY", 3.0)
 API_MAX_BODY = 4 * 1024
 API_MAX_RECORD = 64 * 1024
 

@@ -268,12 +268,35 @@ def test_rate_limit_is_429_with_retry_after(client: Client, settings: Any) -> No
     response = client.get(f"/api/v1/games/{data['id']}")
     assert error_of(response) == (429, "rate_limited")
     assert 1 <= int(response["Retry-After"]) <= 60
-    # A token holder is counted apart from the address.
-    counted = client.get(f"/api/v1/games/{data['id']}", headers=auth(data["token"]))
-    assert counted.status_code == 200
-    # A made-up token does not open a fresh count.
-    made_up = client.get(f"/api/v1/games/{data['id']}", headers=auth("made-up"))
-    assert error_of(made_up) == (429, "rate_limited")
+    # Tokens are free to mint: neither a real one nor a made-up one opens a fresh count.
+    for token in (data["token"], create_token_elsewhere(), "made-up"):
+        refused = client.get(f"/api/v1/games/{data['id']}", headers=auth(token))
+        assert error_of(refused) == (429, "rate_limited")
+
+
+def create_token_elsewhere() -> str:
+    """A valid token minted from another address (the limit there is untouched)."""
+    token: str = create(Client(REMOTE_ADDR="10.9.9.9"))["token"]
+    return token
+
+
+def test_forwarded_address_counts_only_behind_a_trusted_proxy(client: Client, settings: Any) -> None:
+    settings.API_RATE_LIMIT = "2/minute"
+    data = create(client)
+    path = f"/api/v1/games/{data['id']}"
+    # Without a trusted proxy the header is the client's own word: ignored.
+    assert client.get(path, headers={"X-Forwarded-For": "203.0.113.1"}).status_code == 200
+    assert error_of(client.get(path, headers={"X-Forwarded-For": "203.0.113.2"})) == (429, "rate_limited")
+    # Behind a trusted proxy each forwarded client has its own count; a spoofed entry
+    # left of the proxy's own (the rightmost untrusted one) changes nothing.
+    settings.TRUSTED_PROXIES = ["127.0.0.0/8"]
+    proxied = Client(REMOTE_ADDR="127.0.0.1")
+    one = {"X-Forwarded-For": "198.51.100.7"}
+    spoofed = {"X-Forwarded-For": "1.2.3.4, 198.51.100.7"}
+    assert proxied.get(path, headers=one).status_code == 200
+    assert proxied.get(path, headers=spoofed).status_code == 200
+    assert error_of(proxied.get(path, headers=one)) == (429, "rate_limited")
+    assert proxied.get(path, headers={"X-Forwarded-For": "198.51.100.8"}).status_code == 200
 
 
 def test_api_needs_no_csrf_token() -> None:

@@ -49,9 +49,9 @@ async def test_json_clients_get_the_api_state_on_connect_and_after_moves() -> No
     # The computer's reply (place 15, give a piece) is pushed too.
     last = await receive_state(comm, 3)
     assert last["state"]["to_move"] == 0 and last["state"]["phase"] == "place"
-    # Anything the client sends asks for a resync.
+    # Anything the client sends asks for a resync (at most one per WS_RESYNC_INTERVAL).
     await comm.send_to(text_data="sync")
-    again = json.loads(await comm.receive_from())
+    again = json.loads(await comm.receive_from(timeout=3))
     assert again["ply"] == 3
     await comm.disconnect()
 
