@@ -13,9 +13,10 @@ from .helpers import ONE, TWO, two_humans
 pytestmark = pytest.mark.django_db(transaction=True)
 
 # A drawn game: all sixteen pieces placed, no line.
-FULL_BOARD_DRAW = (
-    "13 d4 14 b2 6 c2 0 c3 10 a4 12 d2 9 c4 1 d1 4 c1 15 a1 8 a3 2 b1 3 a2 7 b3 11 d3 5 b4".split()
-)
+FULL_BOARD_DRAW = [
+    *("13", "d4", "14", "b2", "6", "c2", "0", "c3", "10", "a4", "12", "d2", "9", "c4", "1", "d1"),
+    *("4", "c1", "15", "a1", "8", "a3", "2", "b1", "3", "a2", "7", "b3", "11", "d3", "5", "b4"),
+]
 
 
 def test_a_full_board_says_so_instead_of_showing_empty_slots(client: Client) -> None:
