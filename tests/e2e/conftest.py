@@ -123,3 +123,13 @@ def page(browser: Any) -> Iterator[Any]:
     page = context.new_page()
     yield page
     context.close()
+
+
+@pytest.fixture
+def quiet_page(page: Any) -> Iterator[Any]:
+    """The page, failing the test if the browser logged an error (htmx's included)."""
+    errors: list[str] = []
+    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    yield page
+    assert not errors, f"the browser logged errors: {errors[:5]}"
