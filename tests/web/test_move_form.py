@@ -21,10 +21,10 @@ HTMX = {"HX-Request": "true"}
 
 @pytest.mark.parametrize("kind", ["quarto", "tictactoe", "connect", "ultimate"])
 def test_one_stable_form_holds_the_board_and_pieces(client: Client, kind: str) -> None:
-    client.get("/")
-    game = services.create_game(
-        kind, {}, opponent="human", seat="first", session_key=client.session.session_key
-    ).game
+    session = client.session
+    session["player_id"] = "p-one"
+    session.save()
+    game = services.create_game(kind, {}, opponent="human", seat="first", player_id="p-one").game
     page = client.get(game.get_absolute_url()).content.decode()
     form = re.search(r'<form class="game__layout"[^>]*>(.*?)</form>', page, re.S)
     assert form is not None and f'hx-post="/games/{game.pk}/move"' in form.group(0)
