@@ -13,9 +13,14 @@ from .models import Game, Move, Seat
 class SeatInline(admin.TabularInline[Seat, Game]):
     model = Seat
     extra = 0
-    fields = ("index", "kind", "name", "session_key", "joined_at")
+    fields = ("index", "kind", "name", "player", "joined_at")
     readonly_fields = fields
     can_delete = False
+
+    @admin.display(description="player")
+    def player(self, seat: Seat) -> str:
+        """A fingerprint of the player id, never the id: the id is what holds the seat."""
+        return seat.player_fingerprint or "-"
 
 
 class MoveInline(admin.TabularInline[Move, Game]):

@@ -10,28 +10,30 @@ from __future__ import annotations
 
 import functools
 import inspect
-import json
 import logging
 from collections.abc import Callable
 from typing import Any
 
 from asgiref.sync import iscoroutinefunction, sync_to_async
 from django.conf import settings
+from django.core.exceptions import DisallowedHost
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotAllowed, JsonResponse
 from django.http.response import HttpResponseBase
 from django.urls import URLPattern, URLResolver, reverse
+from django.views import defaults
 from ninja import NinjaAPI, Status
 from ninja.decorators import decorate_view
 from ninja.errors import AuthenticationError, HttpError, ValidationError
 from ninja.security import HttpBearer
 
-from . import ai_runner, presenters, ratelimit, records, services
+from . import ai_runner, policy, presenters, ratelimit, records, services
 from .api_schemas import (
     AnalysisOut,
     CreatedOut,
     ErrorOut,
     ImportedOut,
     JoinedOut,
+    JoinIn,
     MoveIn,
     NewGameIn,
     StateOut,
@@ -149,16 +151,14 @@ def bearer(request: HttpRequest) -> str | None:
 
 
 def client_id(request: HttpRequest) -> str:
-    """Whom the rate limit counts: a seat's token, else the address (made-up tokens count there)."""
-    token = bearer(request)
-    if known_token(request, token):
-        return f"token:{token}"
-    return f"ip:{request.META.get('REMOTE_ADDR', '')}"
+    """Whom the rate limit counts: the client's address. Tokens are free to mint, so
+    counting per token would let one client multiply its share."""
+    return f"ip:{ratelimit.request_address(request)}"
 
 
 def _refusal(request: HttpRequest, max_body_setting: str) -> HttpResponse | None:
     """A 429 or 413 answer when the request must go no further, else None."""
-    wait = ratelimit.hit(client_id(request), ratelimit.parse_rate(settings.API_RATE_LIMIT))
+    wait = ratelimit.check("api", client_id(request), "API_RATE_LIMIT")
     if wait:
         return error(429, "rate_limited", f"Too many requests: try again in {wait} s.", Retry_After=str(wait))
     limit: int = getattr(settings, max_body_setting)
@@ -168,6 +168,11 @@ def _refusal(request: HttpRequest, max_body_setting: str) -> HttpResponse | None
         declared = 0
     if declared > limit or (request.method in ("POST", "PUT", "PATCH") and len(request.body) > limit):
         return error(413, "too_large", f"The request body is limited to {limit} bytes.")
+    if request.body and request.content_type != "application/json":
+        # A form or text/plain body is what another site can make a browser send
+        # without asking first (no CORS preflight): the API takes JSON only.
+        detail = f"Send the body as application/json, not {request.content_type or 'untyped'}."
+        return error(415, "unsupported_media_type", detail)
     return None
 
 
@@ -196,6 +201,11 @@ def guarded(max_body_setting: str = "API_MAX_BODY") -> Callable[[Callable[..., A
 @api.exception_handler(services.ServiceError)
 def _service_error(request: HttpRequest, exc: services.ServiceError) -> HttpResponse:
     return error(exc.status, exc.code, exc.message)
+
+
+@api.exception_handler(ai_runner.Busy)
+def _busy(request: HttpRequest, exc: ai_runner.Busy) -> HttpResponse:
+    return error(exc.status, exc.code, exc.message, Retry_After=str(exc.retry_after))
 
 
 @api.exception_handler(AuthenticationError)
@@ -233,8 +243,21 @@ def _not_found(request: HttpRequest, exc: Http404) -> HttpResponse:
 
 
 def not_found(request: HttpRequest, rest: str = "") -> JsonResponse:
-    """Everything under /api/v1/ that is no endpoint: a JSON 404 rather than a page."""
-    return error(404, "not_found", f"No endpoint at {request.path}.")
+    """Everything under /api/v1/ that is no endpoint (itself included): a JSON 404, not a page."""
+    return error(404, "not_found", f"No endpoint at {request.path}; see /api/v1/docs.")
+
+
+def bad_request(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    """The site's 400 handler: under /api/ the API's JSON error, elsewhere Django's page.
+
+    Django answers a request for a host it does not serve (DisallowedHost) before any
+    view runs, with this handler.
+    """
+    if request.path.startswith("/api/"):
+        if isinstance(exception, DisallowedHost):
+            return error(400, "bad_host", "This site is not served under that host name.")
+        return error(400, "bad_request", "The request could not be understood.")
+    return defaults.bad_request(request, exception or Exception())
 
 
 # -- endpoints ------------------------------------------------------------------
@@ -251,7 +274,7 @@ def state_of(game_id: int) -> dict[str, Any]:
     return presenters.game_json(load_game(game_id))
 
 
-ERRORS: dict[int, Any] = dict.fromkeys((400, 401, 403, 404, 409, 413, 429), ErrorOut)
+ERRORS: dict[int, Any] = dict.fromkeys((400, 401, 403, 404, 409, 413, 415, 429), ErrorOut)
 
 
 @api.post("/games", response={201: CreatedOut, **ERRORS}, summary="Create a game and take a seat")
@@ -267,16 +290,18 @@ def create_game(request: HttpRequest, body: NewGameIn) -> Status[dict[str, Any]]
         allow_hints=body.allow_hints,
     )
     game = created.game
-    invite = None
+    invite = invite_url = None
     if body.opponent == "human":
-        invite = request.build_absolute_uri(reverse("games:join", args=[game.invite_code]))
+        invite = game.invite_code
+        invite_url = request.build_absolute_uri(reverse("games:join", args=[game.invite_code]))
     return Status(
         201,
         {
             "id": game.pk,
             "seat": created.seat,
             "token": created.token,
-            "invite_url": invite,
+            "invite": invite,
+            "invite_url": invite_url,
             "state": state_of(game.pk),
         },
     )
@@ -290,8 +315,8 @@ def get_game(request: HttpRequest, game_id: int) -> dict[str, Any]:
 
 @api.post("/games/{int:game_id}/join", response={200: JoinedOut, **ERRORS}, summary="Take the open seat")
 @guarded()
-def join_game(request: HttpRequest, game_id: int) -> dict[str, Any]:
-    seat, token = services.join_game(game_id, with_token=True)
+def join_game(request: HttpRequest, game_id: int, body: JoinIn | None = None) -> dict[str, Any]:
+    seat, token = services.join_game(game_id, invite=body.invite if body else None, with_token=True)
     return {"id": game_id, "seat": seat, "token": token, "state": state_of(game_id)}
 
 
@@ -309,19 +334,25 @@ def play_move(request: HttpRequest, game_id: int, body: MoveIn) -> dict[str, Any
 
 @api.get(
     "/games/{int:game_id}/analysis",
-    response={200: AnalysisOut, 403: ErrorOut, **ERRORS, 501: ErrorOut},
+    response={200: AnalysisOut, 403: ErrorOut, **ERRORS, 501: ErrorOut, 503: ErrorOut},
     summary="Every legal action with its value as the computer sees it",
+    description="During a game only the seat to move may ask, with its token, in a game with hints "
+    "allowed (403 hints_off, not_your_seat or not_your_turn otherwise); after the game anyone may.",
+    openapi_extra={"security": [{"SeatToken": []}, {}]},
 )
 @guarded()
 async def analysis(request: HttpRequest, game_id: int, ply: int | None = None) -> dict[str, Any]:
     # Async, with the search in the AI executor: a long analysis never holds the one
     # thread that serves every synchronous view of this process.
-    game, moves = await sync_to_async(_analysed_position)(game_id, ply)
+    actor = services.Actor(token=bearer(request))
+    game, moves = await sync_to_async(_analysed_position)(game_id, ply, actor)
     state = get_rules(game.kind).replay(game.options, moves)
     values = []
     if not state.is_over():
         try:
-            values = await ai_runner.analyse(game.kind, game.options, moves, settings.AI_BUDGET)
+            values = await ai_runner.analyse(
+                game.kind, game.options, moves, settings.AI_BUDGET, client=client_id(request)
+            )
         except (ValueError, AttributeError):  # no computer player, or one without analysis
             log.info("no analysis for %s", game.kind, exc_info=True)
             raise services.ServiceError(
@@ -338,10 +369,9 @@ async def analysis(request: HttpRequest, game_id: int, ply: int | None = None) -
     }
 
 
-def _analysed_position(game_id: int, ply: int | None) -> tuple[Game, list[str]]:
+def _analysed_position(game_id: int, ply: int | None, actor: services.Actor) -> tuple[Game, list[str]]:
     game = load_game(game_id)
-    if not game.is_finished and not game.allow_hints:
-        raise services.ServiceError("hints_off", "Hints are off in this game until it is over.", 403)
+    policy.check_analysis(game, actor)
     moves = game.move_texts
     if ply is None:
         ply = len(moves)
@@ -375,13 +405,11 @@ def record(request: HttpRequest, game_id: int, format: str = "text") -> HttpResp
     "/records",
     response={201: ImportedOut, **ERRORS},
     summary="Import a record (text or JSON) as a new game",
+    description="The body is JSON: a record object, or a text record as a JSON string.",
     openapi_extra={
         "requestBody": {
             "required": True,
-            "content": {
-                "text/plain": {"schema": {"type": "string"}},
-                "application/json": {"schema": {"type": "object"}},
-            },
+            "content": {"application/json": {"schema": {"oneOf": [{"type": "object"}, {"type": "string"}]}}},
         }
     },
 )
@@ -391,14 +419,11 @@ def import_record(request: HttpRequest) -> Status[dict[str, Any]]:
         text = request.body.decode("utf-8")
     except UnicodeDecodeError:
         raise services.ServiceError("bad_record", "The record is not UTF-8 text.") from None
-    if request.content_type == "application/json" and not text.lstrip().startswith("{"):
-        try:  # a record sent as a JSON string
-            text = json.loads(text) if text.strip() else ""
-        except ValueError:
-            text = ""
-        if not isinstance(text, str):
-            raise services.ServiceError("bad_record", "record: send a record object or text.")
     try:
+        if not text.lstrip().startswith("{"):  # a text record sent as a JSON string
+            text = records.loads_json(text, "record", "send a record object or text.") if text.strip() else ""
+            if not isinstance(text, str):
+                raise records.RecordError("record", "send a record object or text.")
         rec, _ = records.load(text)
     except records.RecordError as exc:
         raise services.ServiceError("bad_record", str(exc)) from None

@@ -29,6 +29,12 @@ class NewGameIn(Strict):
     allow_hints: bool = True
 
 
+class JoinIn(Strict):
+    invite: str | None = Field(
+        default=None, max_length=20, description="The game's invite code, from the creator's 'invite'."
+    )
+
+
 class MoveIn(Strict):
     move: str = Field(min_length=1, max_length=16, description="The action's text, e.g. a1 or 7.")
     ply: int = Field(ge=0, description="The ply of the position the action was chosen in.")
@@ -85,6 +91,9 @@ class CreatedOut(Schema):
     id: int
     seat: int
     token: str = Field(description="The seat's secret: send it as 'Authorization: Bearer <token>'.")
+    invite: str | None = Field(
+        description="For a human opponent: the code that POST /games/{id}/join needs; give it to them only."
+    )
     invite_url: str | None = Field(description="For a human opponent: the page that takes the free seat.")
     state: StateOut
 

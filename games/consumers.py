@@ -10,20 +10,43 @@ move (and whenever they send anything)::
     {"type": "state", "ply": 7, "state": {...the API's game state...}}
 
 The ``state`` is exactly what ``GET /api/v1/games/<id>`` returns (see docs/api.md).
+
+Limits: at most ``WS_MAX_PER_CLIENT`` sockets open per client address (in this
+process), and a burst of incoming frames costs at most one render per
+``WS_RESYNC_INTERVAL`` seconds.
+
+Without a channel layer (Redis unreachable) a socket still opens and gets the current
+partials and a notice that live updates are paused (the page polls meanwhile); the
+consumer tries to join its group every ``WS_LAYER_RETRY`` seconds and, once in, says
+so and sends the current position: pushes resume without a reload. (Daphne allows no
+close code the htmx ws extension would retry on, so the socket stays open instead.)
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
+import logging
+import time
+from collections import Counter
 from typing import Any
 from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
+from django.template.loader import render_to_string
 
-from . import live, presenters
+from . import live, players, presenters, ratelimit
 from .models import Game
 from .services import Actor
+
+log = logging.getLogger(__name__)
+
+TOO_MANY_SOCKETS = 4429
+
+# Open sockets per client address, in this process.
+open_sockets: Counter[str] = Counter()
 
 
 def _render(game_id: int, actor: Actor) -> str | None:
@@ -44,30 +67,98 @@ def wants_json(query_string: bytes) -> bool:
     return parse_qs(query_string.decode("latin-1")).get("format") == ["json"]
 
 
+def live_notice(as_json: bool, paused: bool) -> str:
+    if as_json:
+        if paused:
+            return json.dumps({"type": "paused", "detail": "Live updates are paused; poll meanwhile."})
+        return json.dumps({"type": "resumed"})
+    return render_to_string("games/_live_paused.html", {"paused": paused})
+
+
 class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels is untyped
+    address: str | None = None
+    group: str | None = None
+    last_render = 0.0
+    resync: asyncio.Task[None] | None = None
+    rejoin: asyncio.Task[None] | None = None
+
     async def connect(self) -> None:
+        address = ratelimit.scope_address(self.scope)
+        if open_sockets[address] >= settings.WS_MAX_PER_CLIENT:
+            await self.close(code=TOO_MANY_SOCKETS)
+            return
+        self.address = address
+        open_sockets[address] += 1
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
         session = self.scope.get("session")
-        self.actor = Actor(session_key=getattr(session, "session_key", None) or None)
-        self.render = _render_json if wants_json(self.scope.get("query_string", b"")) else _render
+        player = None if session is None else await database_sync_to_async(players.player_id)(session)
+        self.actor = Actor(player_id=player)
+        as_json = wants_json(self.scope.get("query_string", b""))
+        self.as_json = as_json
+        self.render = _render_json if as_json else _render
         html = await database_sync_to_async(self.render)(self.game_id, self.actor)
         if html is None:
             await self.close(code=4404)
             return
-        self.group = live.group_name(self.game_id)
-        await self.channel_layer.group_add(self.group, self.channel_name)
+        joined = await self._join()
         await self.accept()
+        self.last_render = time.monotonic()
         await self.send(text_data=html)
+        if not joined:
+            await self.send(text_data=live_notice(as_json, paused=True))
+            self.rejoin = asyncio.create_task(self._rejoin())
+
+    async def _join(self) -> bool:
+        """Join the game's group; False when the layer (Redis) cannot be reached."""
+        try:
+            await self.channel_layer.group_add(live.group_name(self.game_id), self.channel_name)
+        except Exception:
+            log.warning("no channel layer for game %s: live updates paused", self.game_id, exc_info=True)
+            return False
+        self.group = live.group_name(self.game_id)
+        return True
+
+    async def _rejoin(self) -> None:
+        while True:
+            await asyncio.sleep(settings.WS_LAYER_RETRY)
+            if await self._join():
+                break
+        self.rejoin = None
+        await self.send(text_data=live_notice(self.as_json, paused=False))
+        await self.game_changed({})
 
     async def disconnect(self, code: int) -> None:
-        if hasattr(self, "group"):
-            await self.channel_layer.group_discard(self.group, self.channel_name)
+        if self.address is not None:
+            open_sockets[self.address] -= 1
+            if open_sockets[self.address] <= 0:
+                del open_sockets[self.address]
+            self.address = None
+        for task in (self.resync, self.rejoin):
+            if task is not None:
+                task.cancel()
+        if self.group is not None:
+            try:
+                await self.channel_layer.group_discard(self.group, self.channel_name)
+            except Exception:  # the layer is down; the group entry expires there by itself
+                log.warning("could not leave %s", self.group, exc_info=True)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        # Any message from the page asks for a resync.
+        """Any message from the page asks for a resync; a burst gets one, a little later."""
+        if self.resync is not None:
+            return  # one is already on its way
+        wait = self.last_render + settings.WS_RESYNC_INTERVAL - time.monotonic()
+        if wait <= 0:
+            await self.game_changed({})
+            return
+        self.resync = asyncio.create_task(self._resync(wait))
+
+    async def _resync(self, wait: float) -> None:
+        await asyncio.sleep(wait)
+        self.resync = None
         await self.game_changed({})
 
     async def game_changed(self, event: dict[str, Any]) -> None:
+        self.last_render = time.monotonic()
         html = await database_sync_to_async(self.render)(self.game_id, self.actor)
         if html is not None:
             await self.send(text_data=html)

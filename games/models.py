@@ -21,6 +21,10 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+def player_fingerprint(player_id: str) -> str:
+    return hashlib.sha256(player_id.encode()).hexdigest()[:8] if player_id else ""
+
+
 class Game(models.Model):
     class Status(models.IntegerChoices):
         # Gapped like lichess' codes: "finished" is ``status >= FINISHED``.
@@ -102,7 +106,9 @@ class Seat(models.Model):
     game = models.ForeignKey(Game, related_name="seats", on_delete=models.CASCADE)
     index = models.PositiveSmallIntegerField()
     kind = models.CharField(max_length=5, choices=Kind.choices)
-    session_key = models.CharField(max_length=64, blank=True, db_index=True)
+    # The browser's player id (kept in its session, never shown), not its session key:
+    # the key changes on login, the player id does not.
+    player_id = models.CharField(max_length=64, blank=True, db_index=True)
     token_hash = models.CharField(max_length=64, blank=True, db_index=True)
     name = models.CharField(max_length=40, blank=True)
     joined_at = models.DateTimeField(null=True, blank=True)
@@ -120,7 +126,12 @@ class Seat(models.Model):
 
     @property
     def is_open(self) -> bool:
-        return self.kind == self.Kind.HUMAN and not self.session_key and not self.token_hash
+        return self.kind == self.Kind.HUMAN and not self.player_id and not self.token_hash
+
+    @property
+    def player_fingerprint(self) -> str:
+        """A short, one-way tag of the player id: enough to tell seats apart, useless as a key."""
+        return player_fingerprint(self.player_id)
 
     @property
     def label(self) -> str:

@@ -1,6 +1,6 @@
-"""A small fixed-window request limiter on Django's cache.
+"""A small fixed-window request limiter on Django's cache, and who a client is.
 
-Each client (an API token, else an IP address) gets ``limit`` requests per window;
+Each client (an address, with the name of what is counted) gets ``limit`` requests per window;
 the count lives in the cache under a key naming the window, so it expires by itself.
 With several server processes the cache must be shared (e.g. Redis or the database
 cache) for the limit to hold across them; the default local-memory cache counts per
@@ -9,12 +9,17 @@ process.
 
 from __future__ import annotations
 
+import functools
 import hashlib
+import ipaddress
 import re
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 
+from django.conf import settings
 from django.core.cache import cache
+from django.http import HttpRequest
 
 PERIODS = {"second": 1, "minute": 60, "hour": 3600, "day": 86400}
 _RATE_RE = re.compile(r"^\s*(\d+)\s*/\s*(\d*)\s*(second|minute|hour|day)s?\s*$")
@@ -50,3 +55,64 @@ def hit(client: str, rate: Rate, now: float | None = None) -> int:
     if count <= rate.limit:
         return 0
     return max(1, int((window + 1) * rate.seconds - now + 0.999))
+
+
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+
+
+@functools.lru_cache(maxsize=8)
+def _networks(proxies: tuple[str, ...]) -> tuple[Network, ...]:
+    return tuple(ipaddress.ip_network(p, strict=False) for p in proxies)
+
+
+def _trusted(address: str, networks: Sequence[Network]) -> bool:
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return False
+    return any(ip in network for network in networks)
+
+
+def client_address(peer: str, forwarded_for: str | None = None) -> str:
+    """The address a request comes from.
+
+    ``peer`` is the connecting address. Only when it is one of ``TRUSTED_PROXIES`` is
+    ``X-Forwarded-For`` read, from the right: each trusted proxy's entry is skipped and
+    the first other address is the client's. A client cannot choose its address by
+    sending the header itself: the proxy appends the true one after it.
+    """
+    networks = _networks(tuple(settings.TRUSTED_PROXIES))
+    address = peer
+    if not networks or not forwarded_for or not _trusted(peer, networks):
+        return address
+    for hop in reversed([h.strip() for h in forwarded_for.split(",")]):
+        try:
+            ipaddress.ip_address(hop)
+        except ValueError:
+            break  # garbage: the last trusted hop is all we know
+        address = hop
+        if not _trusted(hop, networks):
+            break
+    return address
+
+
+def request_address(request: HttpRequest) -> str:
+    return client_address(request.META.get("REMOTE_ADDR", ""), request.META.get("HTTP_X_FORWARDED_FOR"))
+
+
+def scope_address(scope: dict[str, object]) -> str:
+    """The same for a WebSocket's ASGI scope."""
+    client = scope.get("client")
+    peer = str(client[0]) if isinstance(client, list | tuple) and client else ""
+    headers = scope.get("headers") or []
+    forwarded = ", ".join(
+        value.decode("latin-1")
+        for name, value in headers  # type: ignore[attr-defined]
+        if name.lower() == b"x-forwarded-for"
+    )
+    return client_address(peer, forwarded or None)
+
+
+def check(scope: str, address: str, rate_setting: str) -> int:
+    """Count one ``scope`` action (e.g. "move") of a client; the seconds to wait, or 0."""
+    return hit(f"{scope}:{address}", parse_rate(getattr(settings, rate_setting)))

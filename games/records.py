@@ -45,6 +45,10 @@ PLAYER_SEPARATOR = "; "
 MAX_MOVE_LENGTH = 16
 MAX_NAME_LENGTH = 40
 
+# Records nest at most two deep ({"options": {...}}); Python's json module recurses
+# once per level and raises RecursionError near a thousand, so depth is checked first.
+MAX_JSON_DEPTH = 20
+
 _TAG_RE = re.compile(r'^\[([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\]$')
 _NUMBER_RE = re.compile(r"^([0-9]+)\.$")
 _JSON_KEYS = ("format", "game", "options", "players", "date", "result", "moves")
@@ -57,6 +61,41 @@ class RecordError(ValueError):
         super().__init__(f"{where}: {reason}")
         self.where = where
         self.reason = reason
+
+
+def json_depth(text: str) -> int:
+    """How deeply the arrays and objects of a JSON text nest (brackets in strings skipped)."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for char in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char in "]}":
+            depth -= 1
+    return deepest
+
+
+def loads_json(text: str, where: str, invalid: str | None = None) -> Any:
+    """``json.loads`` refusing deep nesting and bad JSON as a :class:`RecordError` at ``where``.
+
+    ``invalid`` is the reason given for JSON that does not parse (else the parser's own).
+    """
+    if json_depth(text) > MAX_JSON_DEPTH:
+        raise RecordError(where, f"the JSON nests deeper than {MAX_JSON_DEPTH} levels.")
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError) as exc:
+        raise RecordError(where, invalid or f"not valid JSON ({exc}).") from None
 
 
 @dataclass(frozen=True)
@@ -169,10 +208,8 @@ def parse_text(text: str) -> Record:
     options: Any = {}
     if "Options" in tags:
         value, number = tags["Options"]
-        try:
-            options = json.loads(value) if value.strip() else {}
-        except ValueError:
-            raise RecordError(f"line {number}", "the Options tag is not a JSON object.") from None
+        where = f"line {number}"
+        options = loads_json(value, where, "the Options tag is not a JSON object.") if value.strip() else {}
         if not isinstance(options, dict):
             raise RecordError(f"line {number}", "the Options tag is not a JSON object.")
     players = tags.get("Players", ("", 0))[0]
@@ -269,9 +306,5 @@ def check(record: Record) -> tuple[Record, Any]:
 def load(text: str) -> tuple[Record, Any]:
     """Read a text or JSON record (JSON when it starts with ``{``) and replay it."""
     if text.lstrip().startswith("{"):
-        try:
-            data = json.loads(text)
-        except ValueError as exc:
-            raise RecordError("record", f"not valid JSON ({exc}).") from None
-        return check(parse_json(data))
+        return check(parse_json(loads_json(text, "record")))
     return check(parse_text(text))

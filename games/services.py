@@ -40,9 +40,9 @@ class ServiceError(Exception):
 
 @dataclass(frozen=True)
 class Actor:
-    """Who is acting: a browser session, an API token holder, or the computer."""
+    """Who is acting: a browser (its player id), an API token holder, or the computer."""
 
-    session_key: str | None = None
+    player_id: str | None = None
     token: str | None = None
     is_ai: bool = False
 
@@ -51,7 +51,7 @@ class Actor:
             return seat.is_ai
         if seat.is_ai:
             return False
-        if self.session_key and seat.session_key == self.session_key:
+        if self.player_id and seat.player_id == self.player_id:
             return True
         return bool(self.token) and seat.token_hash == hash_token(self.token or "")
 
@@ -76,14 +76,14 @@ def _rules_and_options(kind: str, options: Mapping[str, Any]) -> tuple[GameRules
 
 
 def _person_seat(
-    game: Game, index: int, session_key: str | None, token: str | None, now: datetime, name: str = ""
+    game: Game, index: int, player_id: str | None, token: str | None, now: datetime, name: str = ""
 ) -> Seat:
-    """A seat taken at creation by a person: held by the session and/or the token."""
+    """A seat taken at creation by a person: held by the player id and/or the token."""
     return Seat.objects.create(
         game=game,
         index=index,
         kind=Seat.Kind.HUMAN,
-        session_key=session_key or "",
+        player_id=player_id or "",
         token_hash=hash_token(token) if token else "",
         name=name,
         joined_at=now,
@@ -97,7 +97,7 @@ def create_game(
     opponent: str = "ai",
     level: str | None = None,
     seat: str = "random",
-    session_key: str | None = None,
+    player_id: str | None = None,
     with_token: bool = False,
     allow_hints: bool = True,
     rng: random.Random | None = None,
@@ -136,7 +136,7 @@ def create_game(
         now = timezone.now()
         for index in range(players):
             if index == mine:
-                _person_seat(game, index, session_key, token, now)
+                _person_seat(game, index, player_id, token, now)
             else:
                 Seat.objects.create(
                     game=game, index=index, kind=Seat.Kind.AI if opponent == "ai" else Seat.Kind.HUMAN
@@ -149,20 +149,28 @@ def create_game(
 
 
 def join_game(
-    game_id: int, *, session_key: str | None = None, with_token: bool = False
+    game_id: int, *, invite: str | None, player_id: str | None = None, with_token: bool = False
 ) -> tuple[int, str | None]:
-    """Take the first open seat of a game waiting for players; returns (seat, token)."""
+    """Take the first open seat of a game waiting for players; returns (seat, token).
+
+    ``invite`` is the game's invite code: only those the creator gave it to may join,
+    so nobody takes a friend's seat by walking through game numbers.
+    """
     token = secrets.token_urlsafe(24) if with_token else None
     with transaction.atomic():
         game = _locked_game(game_id)
-        actor = Actor(session_key=session_key)
-        if session_key and any(actor.holds(s) for s in game.seat_list):
+        if not isinstance(invite, str) or not secrets.compare_digest(
+            invite.encode(), game.invite_code.encode()
+        ):
+            raise ServiceError("bad_invite", "Joining needs this game's invite code.", 403)
+        actor = Actor(player_id=player_id)
+        if player_id and any(actor.holds(s) for s in game.seat_list):
             raise ServiceError("already_seated", "You already have a seat in this game.", 409)
         open_seats = [s for s in game.seat_list if s.is_open]
         if game.is_finished or not open_seats:
             raise ServiceError("no_open_seat", "This game has no open seat.", 409)
         seat = open_seats[0]
-        seat.session_key = session_key or ""
+        seat.player_id = player_id or ""
         seat.token_hash = hash_token(token) if token else ""
         seat.joined_at = timezone.now()
         seat.save()
@@ -268,11 +276,11 @@ def import_game(
     *,
     names: Sequence[str] = (),
     with_token: bool = True,
-    session_key: str | None = None,
+    player_id: str | None = None,
 ) -> NewGame:
     """A game rebuilt from a record: every action replayed through the rules, one transaction.
 
-    Every seat is a person held by the importer (one token and/or session for all of
+    Every seat is a person held by the importer (one token and/or player id for all of
     them), so a finished game is there to replay and an unfinished one can be played on
     from where the record stops. Nobody is asked to join and no computer plays.
     """
@@ -284,7 +292,7 @@ def import_game(
         now = timezone.now()
         for index in range(state.num_players):
             name = names[index][:40] if index < len(names) else ""
-            _person_seat(game, index, session_key, token, now, name)
+            _person_seat(game, index, player_id, token, now, name)
         for ply, text in enumerate(moves, start=1):
             try:
                 move = rules.parse_move(text)

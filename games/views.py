@@ -5,7 +5,6 @@ from __future__ import annotations
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.contrib import messages
-from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.templatetags.static import static
@@ -14,7 +13,7 @@ from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 from django_htmx.middleware import HtmxDetails
 
-from . import ai, ai_runner, presenters, services
+from . import ai, ai_runner, players, policy, presenters, ratelimit, services
 from .engine import GAMES
 from .forms import NewGameForm
 from .models import Game
@@ -24,23 +23,35 @@ class HtmxHttpRequest(HttpRequest):
     htmx: HtmxDetails
 
 
-def session_key(request: HttpRequest) -> str:
-    """The browser's identity; created on first need so a seat can be tied to it."""
-    if not request.session.session_key:
-        request.session.save()
-    key = request.session.session_key
-    assert key is not None
-    return key
+def player_id(request: HttpRequest) -> str:
+    """The browser's player id; created on first need so a seat can be tied to it."""
+    value = players.player_id(request.session, create=True)
+    assert value is not None
+    return value
 
 
 def actor_for(request: HttpRequest) -> services.Actor:
-    return services.Actor(session_key=request.session.session_key or None)
+    return services.Actor(player_id=players.player_id(request.session))
 
 
 def _redirect(request: HtmxHttpRequest, url: str) -> HttpResponse:
     if request.htmx:
         return HttpResponseClientRedirect(url)
     return HttpResponseRedirect(url, status=303)
+
+
+LIMITS = {
+    "create": ("RATE_LIMIT_CREATE", "You are starting games too fast"),
+    "move": ("RATE_LIMIT_MOVE", "You are moving too fast"),
+    "hint": ("RATE_LIMIT_HINT", "You asked for many hints"),
+}
+
+
+def limited(request: HttpRequest, action: str) -> str | None:
+    """Count one ``action`` of this client; a sentence saying how long to wait when over."""
+    setting, sentence = LIMITS[action]
+    wait = ratelimit.check(action, ratelimit.request_address(request), setting)
+    return f"{sentence}: try again in {wait} s." if wait else None
 
 
 @require_GET
@@ -67,12 +78,15 @@ def home(request: HttpRequest) -> HttpResponse:
         }
         for kind, rules in GAMES.items()
     ]
-    recent = Game.objects.filter(seats__session_key=request.session.session_key or "-").distinct()[:10]
+    recent = Game.objects.filter(seats__player_id=players.player_id(request.session) or "-").distinct()[:10]
     return render(request, "games/home.html", {"games": games, "recent": recent})
 
 
 @require_POST
 def new_game(request: HtmxHttpRequest) -> HttpResponse:
+    if refusal := limited(request, "create"):
+        messages.error(request, refusal)
+        return _redirect(request, reverse("games:home"))
     form = NewGameForm(request.POST)
     if not form.is_valid():
         messages.error(request, "The new-game form was incomplete: " + form.errors.as_text())
@@ -85,7 +99,7 @@ def new_game(request: HtmxHttpRequest) -> HttpResponse:
             opponent=data["opponent"] or "ai",
             level=data["level"] or None,
             seat=data["seat"] or "random",
-            session_key=session_key(request),
+            player_id=player_id(request),
             allow_hints=data["allow_hints"],
         )
     except services.ServiceError as exc:
@@ -130,7 +144,9 @@ def move(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         ply = int(ply_text)
     except ValueError:
         error = "The form did not say which position it was made for; reload the page."
-    else:
+    if error is None:
+        error = limited(request, "move")
+    if error is None:
         try:
             game = services.play_move(pk, actor_for(request), text, ply)
         except services.ServiceError as exc:
@@ -147,16 +163,12 @@ def move(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 
 
 def _hint_refusal(game: Game, actor: services.Actor) -> str | None:
-    if not game.allow_hints:
-        return "Hints are turned off for this game."
     if not ai.has_player(game.kind):
         return "There is no analysis for this game."
-    state = game.state
-    if game.is_finished or state.is_over():
+    if game.is_finished or game.state.is_over():
         return "The game is over: see the review instead."
-    if state.to_move not in services.seats_held(game, actor):
-        return "Hints are for the player whose turn it is."
-    return None
+    refusal = policy.analysis_refusal(game, actor)
+    return refusal.message if refusal else None
 
 
 async def hint(request: HtmxHttpRequest, pk: int) -> HttpResponse:
@@ -168,11 +180,19 @@ async def hint(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     if request.method != "GET":
         return HttpResponse(status=405)
     game = await sync_to_async(_load_game)(pk)
-    actor = actor_for(request)
+    actor = await sync_to_async(actor_for)(request)
     refusal = await sync_to_async(_hint_refusal)(game, actor)
+    if refusal is None:
+        refusal = await sync_to_async(limited)(request, "hint")
     values = None
     if refusal is None:
-        values = await ai_runner.analyse(game.kind, game.options, game.move_texts, settings.HINT_BUDGET)
+        address = ratelimit.request_address(request)
+        try:
+            values = await ai_runner.analyse(
+                game.kind, game.options, game.move_texts, settings.HINT_BUDGET, client=f"ip:{address}"
+            )
+        except ai_runner.Busy as busy:
+            refusal = busy.message
     if request.htmx:
         html = await sync_to_async(presenters.render_partials)(game, actor, refusal, values)
         return HttpResponse(html)
@@ -209,14 +229,18 @@ async def review_table(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     refusal = await sync_to_async(_review_refusal)(game)
     context: dict[str, object] = {"game": game, "error": refusal}
     if refusal is None:
-        key = f"review:{game.pk}:{game.ply}"
-        entries = await cache.aget(key)
-        if entries is None:
-            entries = await ai_runner.review(game.kind, game.options, game.move_texts, settings.REVIEW_BUDGET)
-            await cache.aset(key, entries, timeout=None)
-        rows = await sync_to_async(presenters.review_rows)(game, entries, actor_for(request))
-        context["rows"] = rows
-        context["turning"] = next((r for r in rows if r["entry"].turning_point), None)
+        address = ratelimit.request_address(request)
+        try:
+            entries = await ai_runner.review(
+                game.pk, game.kind, game.options, game.move_texts, settings.REVIEW_BUDGET, f"ip:{address}"
+            )
+        except ai_runner.Busy as busy:
+            context["error"] = busy.message
+        else:
+            actor = await sync_to_async(actor_for)(request)
+            rows = await sync_to_async(presenters.review_rows)(game, entries, actor)
+            context["rows"] = rows
+            context["turning"] = next((r for r in rows if r["entry"].turning_point), None)
     template = "games/_review_table.html" if request.htmx else "games/review.html"
     return await sync_to_async(render)(
         request, template, {**context, "available": refusal is None, "inline": True}
@@ -227,13 +251,16 @@ async def review_table(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 def again(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """A new game with the same game, options and opponent; a new coin toss."""
     old = get_object_or_404(Game, pk=pk)
+    if refusal := limited(request, "create"):
+        messages.error(request, refusal)
+        return _redirect(request, old.get_absolute_url())
     opponent = "ai" if old.ai_level else "human"
     created = services.create_game(
         old.kind,
         old.options,
         opponent=opponent,
         level=old.ai_level or None,
-        session_key=session_key(request),
+        player_id=player_id(request),
         allow_hints=old.allow_hints,
     )
     return _redirect(request, created.game.get_absolute_url())
@@ -243,7 +270,7 @@ def join(request: HttpRequest, code: str) -> HttpResponse:
     game = get_object_or_404(Game, invite_code=code)
     if request.method == "POST":
         try:
-            services.join_game(game.pk, session_key=session_key(request))
+            services.join_game(game.pk, invite=code, player_id=player_id(request))
         except services.ServiceError as exc:
             messages.error(request, exc.message)
         return redirect(game)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import secrets
 from pathlib import Path
+from typing import Any
 
 import dj_database_url
 import django_stubs_ext
@@ -62,12 +63,14 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "channels",
     "django_htmx",
+    "csp",
     "ninja",  # serves the API docs page from its own static files, not a CDN
     "games",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -96,30 +99,42 @@ TEMPLATES = [
     },
 ]
 
-# Databases: DATABASE_URL (postgres://...) or the embedded SQLite file.
-if database_url := os.environ.get("DATABASE_URL"):
-    default_db = dj_database_url.parse(database_url, conn_max_age=0)
-    if default_db["ENGINE"] == "django.db.backends.postgresql":
+# Databases: DATABASE_URL (postgres://... or sqlite:///...) or the embedded SQLite file.
+SQLITE_OPTIONS = {
+    # WAL + immediate transactions + a busy timeout: concurrent writers wait
+    # for each other instead of failing with "database is locked".
+    "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+    "transaction_mode": "IMMEDIATE",
+    "timeout": 20,
+}
+
+
+def database_config(url: str | None, sqlite_path: str) -> dict[str, Any]:
+    """The default database: from a URL when given, else the SQLite file at ``sqlite_path``.
+
+    SQLite gets the same locking settings however it is named.
+    """
+    if url:
+        db: dict[str, Any] = dict(dj_database_url.parse(url, conn_max_age=0))
+    else:
+        # A file, not memory: tests with several threads need real locking.
+        db = {"ENGINE": "django.db.backends.sqlite3", "NAME": sqlite_path}
+        db["TEST"] = {"NAME": str(BASE_DIR / "test-db.sqlite3")}
+    if db["ENGINE"] == "django.db.backends.sqlite3":
+        db["OPTIONS"] = {**SQLITE_OPTIONS, **db.get("OPTIONS", {})}
+    elif db["ENGINE"] == "django.db.backends.postgresql":
         # Under ASGI persistent connections leak; the pool reuses them safely.
-        default_db.setdefault("OPTIONS", {})["pool"] = {
+        db.setdefault("OPTIONS", {})["pool"] = {
             "min_size": 2,
             "max_size": int(os.environ.get("DATABASE_POOL_SIZE", "10")),
             "timeout": 10,
         }
-else:
-    default_db = {
-        "ENGINE": "django.db.backends.sqlite3",
-        "NAME": os.environ.get("SQLITE_PATH", str(BASE_DIR / "db.sqlite3")),
-        "OPTIONS": {
-            # WAL + immediate transactions + a busy timeout: concurrent writers wait
-            # for each other instead of failing with "database is locked".
-            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
-            "transaction_mode": "IMMEDIATE",
-            "timeout": 20,
-        },
-        # A file, not memory: tests with several threads need real locking.
-        "TEST": {"NAME": str(BASE_DIR / "test-db.sqlite3")},
-    }
+    return db
+
+
+default_db = database_config(
+    os.environ.get("DATABASE_URL"), os.environ.get("SQLITE_PATH", str(BASE_DIR / "db.sqlite3"))
+)
 DATABASES = {"default": default_db}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -127,7 +142,7 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 if redis_url := os.environ.get("REDIS_URL"):
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "BACKEND": "games.layers.PatientRedisChannelLayer",
             "CONFIG": {"hosts": [redis_url], "prefix": os.environ.get("CHANNEL_PREFIX", "quarto")},
         }
     }
@@ -150,11 +165,59 @@ AI_WARM_UP = env_bool("AI_WARM_UP", True)
 HINT_BUDGET = env_float("HINT_BUDGET", 1.0)  # seconds of analysis for a hint
 REVIEW_BUDGET = env_float("REVIEW_BUDGET", 0.5)  # seconds of analysis per position of a review
 
-# The JSON API: requests per client (token, else IP) per window, e.g. "120/minute";
+# Analysis (API analysis, hints, reviews) runs in its own pool, never in the one that
+# plays the computer's moves. ANALYSIS_WORKERS: its processes (threads when
+# AI_PROCESSES is 0); ANALYSIS_MAX_PENDING: analyses running or queued in a process
+# before more are refused as busy; ANALYSIS_PER_CLIENT: of those, per client address.
+ANALYSIS_WORKERS = int(os.environ.get("ANALYSIS_WORKERS", "1"))
+ANALYSIS_MAX_PENDING = int(os.environ.get("ANALYSIS_MAX_PENDING", "4"))
+ANALYSIS_PER_CLIENT = int(os.environ.get("ANALYSIS_PER_CLIENT", "1"))
+
+# Who a client is: the connecting address, or the address a trusted proxy forwards in
+# X-Forwarded-For. TRUSTED_PROXIES: comma-separated addresses or networks (CIDR) of
+# the proxies in front of the site; none by default, so the header is ignored.
+TRUSTED_PROXIES = [p.strip() for p in os.environ.get("TRUSTED_PROXIES", "").split(",") if p.strip()]
+
+# The JSON API: requests per client address per window, e.g. "120/minute";
 # body size limits in bytes for ordinary requests and for imported records.
 API_RATE_LIMIT = os.environ.get("API_RATE_LIMIT", "120/minute")
+# The pages, per client address: games created, moves, hints; WebSockets open at
+# once; and at most one resync per socket per WS_RESYNC_INTERVAL seconds.
+RATE_LIMIT_CREATE = os.environ.get("RATE_LIMIT_CREATE", "30/minute")
+RATE_LIMIT_MOVE = os.environ.get("RATE_LIMIT_MOVE", "120/minute")
+RATE_LIMIT_HINT = os.environ.get("RATE_LIMIT_HINT", "20/minute")
+WS_MAX_PER_CLIENT = int(os.environ.get("WS_MAX_PER_CLIENT", "50"))
+WS_RESYNC_INTERVAL = env_float("WS_RESYNC_INTERVAL", 1.0)
+# With the channel layer unreachable, a socket tries to rejoin its game this often.
+WS_LAYER_RETRY = env_float("WS_LAYER_RETRY", 3.0)
 API_MAX_BODY = 4 * 1024
 API_MAX_RECORD = 64 * 1024
+
+# Headers. A strict Content-Security-Policy: scripts and styles from this site's own
+# files only (no inline script, style or eval), sockets back to this site only.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'none'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    }
+}
+# HTTPS, for a site served over TLS (see deploy/production.env): HSTS for that many
+# seconds, plain HTTP redirected. Behind a proxy that terminates TLS, set
+# SECURE_PROXY_SSL_HEADER=HTTP_X_FORWARDED_PROTO (and only then).
+SECURE_HSTS_SECONDS = int(env_float("SECURE_HSTS_SECONDS", 0))
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", False)
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", False)
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]  # load balancers probe over plain HTTP
+if proxy_header := os.environ.get("SECURE_PROXY_SSL_HEADER"):
+    SECURE_PROXY_SSL_HEADER = (proxy_header, "https")
 
 SESSION_COOKIE_AGE = 60 * 60 * 24 * 365
 SESSION_COOKIE_HTTPONLY = True

@@ -41,7 +41,7 @@ def move(client: Client, game_id: int, text: str, ply: int, token: str | None) -
 def two_players(client: Client) -> tuple[int, str, str]:
     """A human-vs-human game over the API: (id, first seat's token, second seat's token)."""
     created = create(client, opponent="human", level=None)
-    joined = post(client, f"/api/v1/games/{created['id']}/join")
+    joined = post(client, f"/api/v1/games/{created['id']}/join", {"invite": created["invite"]})
     assert joined.status_code == 200, joined.content
     return created["id"], created["token"], joined.json()["token"]
 

@@ -10,7 +10,7 @@ from django.test import Client
 from games import ai
 from games.ai.base import ActionValue
 
-from .api_helpers import SECOND_WINS, create, error_of, play_through, two_players
+from .api_helpers import SECOND_WINS, auth, create, error_of, move, play_through, two_players
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -33,7 +33,7 @@ def fake_analysis(monkeypatch: pytest.MonkeyPatch) -> list[tuple[Any, float]]:
 
 def test_analysis_lists_every_legal_action(client: Client, fake_analysis: list[Any]) -> None:
     data = create(client)
-    response = client.get(f"/api/v1/games/{data['id']}/analysis")
+    response = client.get(f"/api/v1/games/{data['id']}/analysis", headers=auth(data["token"]))
     assert response.status_code == 200
     body = response.json()
     assert body["ply"] == 0 and body["to_move"] == 0 and body["exact"] is False
@@ -44,17 +44,25 @@ def test_analysis_lists_every_legal_action(client: Client, fake_analysis: list[A
 
 
 def test_analysis_of_an_earlier_position(client: Client, fake_analysis: list[Any]) -> None:
-    data = create(client)
-    client.post(
-        f"/api/v1/games/{data['id']}/moves",
-        {"move": "5", "ply": 0},
-        content_type="application/json",
-        headers={"Authorization": f"Bearer {data['token']}"},
-    )
-    body = client.get(f"/api/v1/games/{data['id']}/analysis?ply=1").json()
+    game_id, one, two = two_players(client)
+    assert move(client, game_id, "5", 0, one).status_code == 200
+    url = f"/api/v1/games/{game_id}/analysis"
+    body = client.get(f"{url}?ply=1", headers=auth(two)).json()
     assert body["ply"] == 1 and body["to_move"] == 1 and len(body["actions"]) == 16  # where to place 5
-    assert error_of(client.get(f"/api/v1/games/{data['id']}/analysis?ply=99")) == (400, "bad_ply")
-    assert error_of(client.get(f"/api/v1/games/{data['id']}/analysis?ply=x")) == (400, "invalid_request")
+    assert error_of(client.get(f"{url}?ply=99", headers=auth(two))) == (400, "bad_ply")
+    assert error_of(client.get(f"{url}?ply=x", headers=auth(two))) == (400, "invalid_request")
+
+
+def test_during_a_game_only_the_seat_to_move_gets_analysis(client: Client, fake_analysis: list[Any]) -> None:
+    game_id, one, two = two_players(client)
+    url = f"/api/v1/games/{game_id}/analysis"
+    assert error_of(client.get(url)) == (403, "not_your_seat")  # a spectator
+    assert error_of(client.get(url, headers=auth("made-up"))) == (403, "not_your_seat")
+    assert error_of(client.get(url, headers=auth(two))) == (403, "not_your_turn")
+    assert client.get(url, headers=auth(one)).status_code == 200
+    assert len(fake_analysis) == 1  # the refusals searched nothing
+    play_through(client, game_id, SECOND_WINS, {0: one, 1: two})
+    assert client.get(f"{url}?ply=5").status_code == 200  # the review: anyone, once it is over
 
 
 def test_hints_off_hides_analysis_until_the_game_is_over(client: Client, fake_analysis: list[Any]) -> None:
@@ -79,4 +87,5 @@ def test_a_player_without_analysis_is_501(client: Client, monkeypatch: pytest.Mo
 
     monkeypatch.setattr(ai, "analyse", missing)
     data = create(client)
-    assert error_of(client.get(f"/api/v1/games/{data['id']}/analysis")) == (501, "no_analysis")
+    response = client.get(f"/api/v1/games/{data['id']}/analysis", headers=auth(data["token"]))
+    assert error_of(response) == (501, "no_analysis")

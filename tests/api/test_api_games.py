@@ -25,8 +25,9 @@ def snapshot(game_id: int) -> tuple[Any, ...]:
 
 def test_create_against_the_computer_returns_seat_token_and_state(client: Client) -> None:
     data = create(client)
-    assert set(data) == {"id", "seat", "token", "invite_url", "state"}
+    assert set(data) == {"id", "seat", "token", "invite", "invite_url", "state"}
     assert data["seat"] == 0 and len(data["token"]) >= 20 and data["invite_url"] is None
+    assert data["invite"] is None
     state = data["state"]
     assert state["id"] == data["id"] and state["game"] == "quarto"
     assert state["status"] == "playing" and state["result"] is None
@@ -188,7 +189,7 @@ def test_stale_ply_is_409_and_a_repeat_applies_once(client: Client) -> None:
 def test_moves_wait_for_the_second_player(client: Client) -> None:
     created = create(client, opponent="human", level=None)
     assert created["state"]["status"] == "waiting" and created["state"]["legal_moves"] == []
-    assert created["invite_url"].startswith("http://testserver/join/")
+    assert created["invite_url"] == f"http://testserver/join/{created['invite']}"
     assert error_of(move(client, created["id"], "5", 0, created["token"])) == (409, "waiting")
 
 
@@ -224,9 +225,19 @@ def test_malformed_moves_are_invalid(client: Client, body: dict[str, Any]) -> No
 # -- join -----------------------------------------------------------------------
 
 
+@pytest.mark.parametrize("body", [None, {}, {"invite": None}, {"invite": "wrong"}, {"invite": "x" * 20}])
+def test_join_without_the_invite_is_403_and_changes_nothing(client: Client, body: Any) -> None:
+    created = create(client, opponent="human", level=None)
+    response = post(client, f"/api/v1/games/{created['id']}/join", body)
+    assert error_of(response) == (403, "bad_invite")
+    game = Game.objects.get(pk=created["id"])
+    assert game.status == Game.Status.WAITING and game.seat_list[1].is_open
+
+
 def test_join_takes_the_free_seat_once(client: Client) -> None:
     created = create(client, opponent="human", level=None, seat="second")
-    joined = post(client, f"/api/v1/games/{created['id']}/join")
+    invite = {"invite": created["invite"]}
+    joined = post(client, f"/api/v1/games/{created['id']}/join", invite)
     assert joined.status_code == 200
     body = joined.json()
     assert body["seat"] == 0 and body["token"] != created["token"]
@@ -234,8 +245,8 @@ def test_join_takes_the_free_seat_once(client: Client) -> None:
         False,
         False,
     ]
-    assert error_of(post(client, f"/api/v1/games/{created['id']}/join")) == (409, "no_open_seat")
-    assert error_of(post(client, "/api/v1/games/999/join")) == (404, "not_found")
+    assert error_of(post(client, f"/api/v1/games/{created['id']}/join", invite)) == (409, "no_open_seat")
+    assert error_of(post(client, "/api/v1/games/999/join", invite)) == (404, "not_found")
     assert move(client, created["id"], "5", 0, body["token"]).status_code == 200
 
 
@@ -257,12 +268,35 @@ def test_rate_limit_is_429_with_retry_after(client: Client, settings: Any) -> No
     response = client.get(f"/api/v1/games/{data['id']}")
     assert error_of(response) == (429, "rate_limited")
     assert 1 <= int(response["Retry-After"]) <= 60
-    # A token holder is counted apart from the address.
-    counted = client.get(f"/api/v1/games/{data['id']}", headers=auth(data["token"]))
-    assert counted.status_code == 200
-    # A made-up token does not open a fresh count.
-    made_up = client.get(f"/api/v1/games/{data['id']}", headers=auth("made-up"))
-    assert error_of(made_up) == (429, "rate_limited")
+    # Tokens are free to mint: neither a real one nor a made-up one opens a fresh count.
+    for token in (data["token"], create_token_elsewhere(), "made-up"):
+        refused = client.get(f"/api/v1/games/{data['id']}", headers=auth(token))
+        assert error_of(refused) == (429, "rate_limited")
+
+
+def create_token_elsewhere() -> str:
+    """A valid token minted from another address (the limit there is untouched)."""
+    token: str = create(Client(REMOTE_ADDR="10.9.9.9"))["token"]
+    return token
+
+
+def test_forwarded_address_counts_only_behind_a_trusted_proxy(client: Client, settings: Any) -> None:
+    settings.API_RATE_LIMIT = "2/minute"
+    data = create(client)
+    path = f"/api/v1/games/{data['id']}"
+    # Without a trusted proxy the header is the client's own word: ignored.
+    assert client.get(path, headers={"X-Forwarded-For": "203.0.113.1"}).status_code == 200
+    assert error_of(client.get(path, headers={"X-Forwarded-For": "203.0.113.2"})) == (429, "rate_limited")
+    # Behind a trusted proxy each forwarded client has its own count; a spoofed entry
+    # left of the proxy's own (the rightmost untrusted one) changes nothing.
+    settings.TRUSTED_PROXIES = ["127.0.0.0/8"]
+    proxied = Client(REMOTE_ADDR="127.0.0.1")
+    one = {"X-Forwarded-For": "198.51.100.7"}
+    spoofed = {"X-Forwarded-For": "1.2.3.4, 198.51.100.7"}
+    assert proxied.get(path, headers=one).status_code == 200
+    assert proxied.get(path, headers=spoofed).status_code == 200
+    assert error_of(proxied.get(path, headers=one)) == (429, "rate_limited")
+    assert proxied.get(path, headers={"X-Forwarded-For": "198.51.100.8"}).status_code == 200
 
 
 def test_api_needs_no_csrf_token() -> None:

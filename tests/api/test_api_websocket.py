@@ -21,7 +21,7 @@ HEADERS = [(b"origin", b"http://localhost")]
 
 def new_game() -> int:
     return services.create_game(
-        "quarto", {}, opponent="ai", level="casual", seat="first", session_key="s-ws"
+        "quarto", {}, opponent="ai", level="casual", seat="first", player_id="s-ws"
     ).game.pk
 
 
@@ -43,15 +43,15 @@ async def test_json_clients_get_the_api_state_on_connect_and_after_moves() -> No
     assert set(first) == {"type", "ply", "state"}
     assert first["type"] == "state" and first["ply"] == 0
     assert first["state"]["id"] == game_id and first["state"]["legal_moves"][0] == "0"
-    await database_sync_to_async(play_move)(game_id, Actor(session_key="s-ws"), "15", 0)
+    await database_sync_to_async(play_move)(game_id, Actor(player_id="s-ws"), "15", 0)
     after = await receive_state(comm, 1)
     assert after["state"]["moves"][:1] == ["15"] and after["state"]["ply"] == after["ply"]
     # The computer's reply (place 15, give a piece) is pushed too.
     last = await receive_state(comm, 3)
     assert last["state"]["to_move"] == 0 and last["state"]["phase"] == "place"
-    # Anything the client sends asks for a resync.
+    # Anything the client sends asks for a resync (at most one per WS_RESYNC_INTERVAL).
     await comm.send_to(text_data="sync")
-    again = json.loads(await comm.receive_from())
+    again = json.loads(await comm.receive_from(timeout=3))
     assert again["ply"] == 3
     await comm.disconnect()
 

@@ -54,3 +54,12 @@ def test_a_bad_record_is_refused_with_its_line(tmp_path: Path) -> None:
 def test_a_missing_file_is_refused(tmp_path: Path) -> None:
     with pytest.raises(CommandError, match="Cannot read"):
         call_command("import_record", str(tmp_path / "none.txt"))
+
+
+def test_json_nested_thousands_deep_is_a_clean_command_error(tmp_path: Path) -> None:
+    path = tmp_path / "deep.json"
+    path.write_text('{"game": "quarto", "options": ' + "[" * 3000 + "]" * 3000 + "}")
+    with pytest.raises(CommandError) as caught:
+        call_command("import_record", str(path))
+    assert str(caught.value) == f"{path}: record: the JSON nests deeper than 20 levels."
+    assert Game.objects.count() == 0

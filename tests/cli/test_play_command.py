@@ -54,7 +54,7 @@ def test_hot_seat_game_to_the_end_announces_the_winner() -> None:
     assert "Player 2 (O) wins. The line shares: short, round." in out
     game = Game.objects.get()
     assert game.is_finished and game.winner == 1 and game.move_texts == SECOND_WINS
-    assert len({s.session_key for s in game.seat_list}) == 2
+    assert len({s.player_id for s in game.seat_list}) == 2
 
 
 def test_board_shows_piece_numbers_top_rank_first() -> None:

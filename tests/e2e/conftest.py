@@ -117,7 +117,19 @@ def browser() -> Iterator[Any]:
 
 @pytest.fixture
 def page(browser: Any) -> Iterator[Any]:
-    context = browser.new_context(viewport={"width": 1200, "height": 900})
+    # Playwright's wait_for_function evaluates strings in the page, which the site's
+    # Content-Security-Policy forbids; tests/e2e/test_csp.py checks the policy itself.
+    context = browser.new_context(viewport={"width": 1200, "height": 900}, bypass_csp=True)
     page = context.new_page()
     yield page
     context.close()
+
+
+@pytest.fixture
+def quiet_page(page: Any) -> Iterator[Any]:
+    """The page, failing the test if the browser logged an error (htmx's included)."""
+    errors: list[str] = []
+    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    yield page
+    assert not errors, f"the browser logged errors: {errors[:5]}"

@@ -43,7 +43,8 @@ def assert_finished(page: Any, text: str, line: int) -> None:
 
 
 @pytest.mark.parametrize("level", ai.levels("tictactoe"))
-def test_tictactoe_to_the_end_against_each_level(server: str, page: Any, level: str) -> None:
+def test_tictactoe_to_the_end_against_each_level(server: str, quiet_page: Any, level: str) -> None:
+    page = quiet_page
     start(page, server, "tictactoe", level)
     text = play_out(page)
     assert_finished(page, text, 3)
@@ -52,13 +53,15 @@ def test_tictactoe_to_the_end_against_each_level(server: str, page: Any, level: 
 
 
 @pytest.mark.parametrize("level", ai.levels("connect"))
-def test_connect_four_to_the_end_against_each_level(server: str, page: Any, level: str) -> None:
+def test_connect_four_to_the_end_against_each_level(server: str, quiet_page: Any, level: str) -> None:
+    page = quiet_page
     start(page, server, "connect", level)
     assert page.locator(".grid__cell.is-landing").count() == 7  # where a stone would land, a column each
     assert_finished(page, play_out(page), 4)
 
 
-def test_four_player_connect_with_three_computers(server: str, page: Any) -> None:
+def test_four_player_connect_with_three_computers(server: str, quiet_page: Any) -> None:
+    page = quiet_page
     start(page, server, "connect", "casual", players="4", width="7", height="6")
     assert page.locator(".players__item").count() == 4
     result_text = play_out(page)
@@ -66,7 +69,8 @@ def test_four_player_connect_with_three_computers(server: str, page: Any) -> Non
 
 
 @pytest.mark.parametrize("level", ai.levels("ultimate"))
-def test_ultimate_to_the_end_against_each_level(server: str, page: Any, level: str) -> None:
+def test_ultimate_to_the_end_against_each_level(server: str, quiet_page: Any, level: str) -> None:
+    page = quiet_page
     start(page, server, "ultimate", level)
     assert page.locator(".ultimate__board.is-allowed").count() == 9  # the first move is free
     text = play_out(page)

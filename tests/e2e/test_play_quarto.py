@@ -29,7 +29,8 @@ def play_to_the_end(page: Any) -> str:
     raise AssertionError("the game did not end")
 
 
-def test_a_whole_game_against_the_computer(server: str, page: Any) -> None:
+def test_a_whole_game_against_the_computer(server: str, quiet_page: Any) -> None:
+    page = quiet_page
     page.goto(server + "/")
     page.locator(".game-card--quarto select[name=level]").select_option("beginner")
     page.locator(".game-card--quarto select[name=seat]").select_option("first")

@@ -155,3 +155,28 @@ def test_json_that_does_not_parse_is_refused() -> None:
         records.load("{nope")
     with pytest.raises(RecordError, match="record: a JSON record is an object"):
         records.parse_json([])
+
+
+DEEP = "[" * 3000 + "]" * 3000
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"game": "quarto", "options": ' + DEEP + "}",
+        '{"game": "quarto", "moves": [], "x": ' + "{" * 3000 + "}" * 3000 + "}",
+        '[Game "quarto"]\n[Options "' + DEEP + '"]\n\n1. 8\n',
+        '[Game "quarto"]\n[Options "{\\"a\\": ' + DEEP + '}"]\n',
+    ],
+    ids=["json-options", "json-extra-field", "options-tag", "options-tag-in-object"],
+)
+def test_json_nested_thousands_deep_is_a_record_error_not_a_crash(text: str) -> None:
+    with pytest.raises(RecordError) as caught:
+        records.load(text)
+    assert "nests deeper than" in str(caught.value) and "\n" not in str(caught.value)
+
+
+def test_json_depth_skips_brackets_inside_strings() -> None:
+    assert records.json_depth('{"a": "[[[[{{{{\\"[["}') == 1
+    assert records.json_depth('{"a": [[1], {"b": []}]}') == 4
+    assert records.loads_json('{"a": "' + "[" * 5000 + '"}', "record") == {"a": "[" * 5000}

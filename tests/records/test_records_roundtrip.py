@@ -29,7 +29,7 @@ def played_game(kind: str, seed: int, stop_after: int | None = None) -> Game:
     actors = {created.seat: services.Actor(token=created.token)}
     game = created.game
     for _ in range(game.state.num_players - 1):
-        seat, token = services.join_game(game.pk, with_token=True)
+        seat, token = services.join_game(game.pk, invite=game.invite_code, with_token=True)
         actors[seat] = services.Actor(token=token)
     rng = random.Random(seed)
     game.refresh_from_db()
@@ -45,7 +45,10 @@ def comparable(state: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in state.items() if k not in ("id", "seats")}
 
 
-def import_body(client: Client, body: str, content_type: str) -> Response:
+def import_body(client: Client, body: str, content_type: str = "application/json") -> Response:
+    """A record object as it is; a text record goes as a JSON string."""
+    if content_type == "text":
+        body, content_type = json.dumps(body), "application/json"
     return client.post("/api/v1/records", body, content_type=content_type)
 
 
@@ -60,7 +63,7 @@ def test_export_import_round_trip(client: Client, kind: str, fmt: str, finished:
         download["Content-Disposition"]
         == f'attachment; filename="{kind}-{original.pk}.{"txt" if fmt == "text" else "json"}"'
     )
-    content_type = "application/json" if fmt == "json" else "text/plain"
+    content_type = "application/json" if fmt == "json" else "text"
     response = import_body(client, download.content.decode(), content_type)
     assert response.status_code == 201, response.content
     body = response.json()
@@ -76,7 +79,7 @@ def test_export_import_round_trip(client: Client, kind: str, fmt: str, finished:
 
 def test_an_unfinished_import_can_be_played_on_with_its_token(client: Client) -> None:
     text = '[Game "quarto"]\n[Players "Ann; Bob"]\n\n1. 8 2. a1\n'
-    body = import_body(client, text, "text/plain").json()
+    body = import_body(client, text, "text").json()
     assert body["state"]["status"] == "playing" and body["state"]["to_move"] == 1
     assert [s["label"] for s in body["state"]["seats"]] == ["Ann", "Bob"]
     moved = client.post(
@@ -104,20 +107,20 @@ def test_a_record_sent_as_a_json_string_is_read_as_text(client: Client) -> None:
     ],
 )
 def test_a_bad_record_is_400_with_line_and_reason(client: Client, body: str, detail: str) -> None:
-    response = import_body(client, body, "text/plain")
+    response = import_body(client, body, "application/json" if body.startswith("{") else "text")
     assert response.status_code == 400
     assert response.json()["error"] == "bad_record" and response.json()["detail"].startswith(detail)
     assert Game.objects.count() == 0
 
 
 def test_a_record_that_is_not_utf8_is_refused(client: Client) -> None:
-    response = client.post("/api/v1/records", b"\xff\xfe[Game", content_type="text/plain")
+    response = client.post("/api/v1/records", b"\xff\xfe[Game", content_type="application/json")
     assert response.status_code == 400 and response.json()["error"] == "bad_record"
 
 
 def test_a_record_over_the_size_limit_is_413(client: Client, settings: Any) -> None:
     settings.API_MAX_RECORD = 50
-    response = import_body(client, '[Game "quarto"]\n' + "; padding\n" * 10, "text/plain")
+    response = import_body(client, '[Game "quarto"]\n' + "; padding\n" * 10, "text")
     assert response.status_code == 413 and response.json()["error"] == "too_large"
 
 
@@ -137,3 +140,19 @@ def test_game_page_links_both_downloads(client: Client) -> None:
     as_json = client.get(f"/games/{game.pk}/record?format=json").json()
     assert as_json["moves"] == game.move_texts and as_json["result"] in ("1-0", "0-1", "1/2-1/2")
     assert client.get(f"/games/{game.pk}/record?format=pgn").status_code == 404
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        '{"game": "quarto", "options": ' + "[" * 3000 + "]" * 3000 + "}",
+        "[" * 3000 + "]" * 3000,
+        '"' + '[Game \\"quarto\\"]\\n[Options \\"' + "[" * 3000 + "]" * 3000 + '\\"]\\n"',
+    ],
+    ids=["json-record", "json-array", "text-record-as-json-string"],
+)
+def test_json_nested_thousands_deep_is_a_400_bad_record(client: Client, body: str) -> None:
+    response = import_body(client, body, "application/json")
+    assert response.status_code == 400, response.content
+    assert response.json()["error"] == "bad_record" and "\n" not in response.json()["detail"]
+    assert Game.objects.count() == 0

@@ -18,7 +18,7 @@ def test_admin_lists_games_and_renders_board_and_moves(client: Client) -> None:
     from games.services import Actor, play_move
 
     game = human_first_vs_ai(level="beginner")
-    play_move(game.pk, Actor(session_key="s-human"), "15", 0)
+    play_move(game.pk, Actor(player_id="s-human"), "15", 0)
     User.objects.create_superuser("admin", "admin@example.com", "pw")
     client.login(username="admin", password="pw")
     listing = client.get("/admin/games/game/?kind__exact=quarto").content.decode()
@@ -84,7 +84,7 @@ def browser_post_data(html: str, form_id: str) -> dict[str, list[str]]:
 
 @pytest.mark.parametrize("kind", ["quarto", "tictactoe", "connect", "ultimate"])
 def test_admin_saves_a_game_with_its_board_shown_read_only(kind: str) -> None:
-    game = services.create_game(kind, {}, opponent="human", seat="first", session_key="s-one").game
+    game = services.create_game(kind, {}, opponent="human", seat="first", player_id="s-one").game
     User.objects.create_superuser("admin", "admin@example.com", "pw")
     client = Client(enforce_csrf_checks=True)
     client.login(username="admin", password="pw")

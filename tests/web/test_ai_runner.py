@@ -21,7 +21,7 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.backends]
 
 def test_due_turn_is_stored_on_the_game(no_ai_reply: None) -> None:
     game = human_first_vs_ai()
-    play_move(game.pk, Actor(session_key="s-human"), "5", 0)
+    play_move(game.pk, Actor(player_id="s-human"), "5", 0)
     game.refresh_from_db()
     assert game.ai_due_at is not None
     job = load_job(game.pk)
@@ -30,7 +30,7 @@ def test_due_turn_is_stored_on_the_game(no_ai_reply: None) -> None:
 
 def test_stale_result_is_dropped(no_ai_reply: None) -> None:
     game = human_first_vs_ai()
-    play_move(game.pk, Actor(session_key="s-human"), "5", 0)
+    play_move(game.pk, Actor(player_id="s-human"), "5", 0)
     job = load_job(game.pk)
     assert job is not None
     assert ai_runner.apply(job, "a1") is True
@@ -42,7 +42,7 @@ def test_stale_result_is_dropped(no_ai_reply: None) -> None:
 
 def test_claim_lets_one_worker_take_a_turn(no_ai_reply: None) -> None:
     game = human_first_vs_ai()
-    play_move(game.pk, Actor(session_key="s-human"), "5", 0)
+    play_move(game.pk, Actor(player_id="s-human"), "5", 0)
     job = load_job(game.pk)
     assert job is not None
     assert claim(job, lease=30) is True
@@ -51,7 +51,7 @@ def test_claim_lets_one_worker_take_a_turn(no_ai_reply: None) -> None:
 
 def test_server_start_picks_up_turns_left_by_a_restart(no_ai_reply: None) -> None:
     game = human_first_vs_ai()
-    play_move(game.pk, Actor(session_key="s-human"), "5", 0)
+    play_move(game.pk, Actor(player_id="s-human"), "5", 0)
     Game.objects.filter(pk=game.pk).update(ai_due_at=timezone.now() - timedelta(minutes=5))
 
     fresh = Runner()  # a new process: nothing in memory about this game
@@ -77,7 +77,7 @@ async def _ply(pk: int) -> int:
 
 def test_worker_mode_plays_due_turns(settings: object, no_ai_reply: None) -> None:
     game = human_first_vs_ai()
-    play_move(game.pk, Actor(session_key="s-human"), "5", 0)
+    play_move(game.pk, Actor(player_id="s-human"), "5", 0)
     stop = threading.Event()
 
     def stop_when_done() -> None:

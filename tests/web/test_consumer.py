@@ -58,7 +58,7 @@ async def test_computer_move_is_pushed_after_a_human_move() -> None:
     await comm.connect()
     await comm.receive_from()
     # The human gives piece 15 the way a view would: through the service, in a thread.
-    await database_sync_to_async(play_move)(game.pk, Actor(session_key="s-human"), "15", 0)
+    await database_sync_to_async(play_move)(game.pk, Actor(player_id="s-human"), "15", 0)
     first = await receive_until(comm, 'data-ply="1"')
     assert "The computer is thinking" in first
     # The runner (bound to this loop by the ASGI app) places 15 and gives a piece back.

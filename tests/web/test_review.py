@@ -84,8 +84,8 @@ GRID_GAMES: dict[str, tuple[dict[str, Any], list[str]]] = {
 @pytest.mark.parametrize("kind", sorted(GRID_GAMES))
 def test_grid_games_have_a_review_too(client: Client, kind: str) -> None:
     options, moves = GRID_GAMES[kind]
-    game = services.create_game(kind, options, opponent="human", seat="first", session_key="s-one").game
-    services.join_game(game.pk, session_key="s-two")
+    game = services.create_game(kind, options, opponent="human", seat="first", player_id="s-one").game
+    services.join_game(game.pk, invite=game.invite_code, player_id="s-two")
     for ply, text in enumerate(moves):
         play_move(game.pk, ONE if ply % 2 == 0 else TWO, text, ply)
     page = client.get(game.get_absolute_url()).content.decode()
@@ -105,7 +105,7 @@ def test_ultimate_review_labels_its_estimates(client: Client, settings: Any) -> 
         move = rng.choice(state.legal_moves())
         moves.append(str(move))
         state = state.play(move)
-    game = services.import_game("ultimate", {}, moves, with_token=False, session_key="s-one").game
+    game = services.import_game("ultimate", {}, moves, with_token=False, player_id="s-one").game
     html = client.get(f"/games/{game.pk}/review/table", headers=HTMX).content.decode()
     assert html.count('class="review__row') == len(moves)
     assert "estimate " in html and "not proved" in html

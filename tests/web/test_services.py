@@ -29,11 +29,11 @@ def test_create_game_seats_and_coin_toss() -> None:
     seen = set()
     for seed in range(20):
         created = services.create_game(
-            "quarto", {}, opponent="ai", level="beginner", session_key="k", rng=random.Random(seed)
+            "quarto", {}, opponent="ai", level="beginner", player_id="k", rng=random.Random(seed)
         )
         seats = created.game.seat_list
         assert [s.kind for s in seats].count("ai") == 1
-        assert created.seat is not None and seats[created.seat].session_key == "k"
+        assert created.seat is not None and seats[created.seat].player_id == "k"
         seen.add(created.seat)
     assert seen == {0, 1}, "the coin toss gives either seat"
 
@@ -68,7 +68,7 @@ def test_create_game_rejects_bad_choices(kwargs: dict[str, object], code: str) -
 
 def test_human_move_then_the_computer_replies() -> None:
     game = human_first_vs_ai()
-    play_move(game.pk, Actor(session_key="s-human"), "5", 0)
+    play_move(game.pk, Actor(player_id="s-human"), "5", 0)
     game.refresh_from_db()
     # The computer placed piece 5 and gave a piece back: the human is to place.
     texts = list(game.moves.values_list("text", flat=True))
@@ -81,7 +81,7 @@ def test_human_move_then_the_computer_replies() -> None:
 
 def test_computer_starts_when_it_wins_the_toss() -> None:
     game = services.create_game(
-        "quarto", {}, opponent="ai", level="casual", seat="second", session_key="h"
+        "quarto", {}, opponent="ai", level="casual", seat="second", player_id="h"
     ).game
     game.refresh_from_db()
     assert game.ply == 1 and game.state.to_move == 1 and game.state.phase == "place"
@@ -93,7 +93,7 @@ def test_seat_and_turn_checks() -> None:
         play_move(game.pk, TWO, "3", 0)
     assert (info.value.code, info.value.status) == ("not_your_turn", 403)
     with pytest.raises(ServiceError) as info:
-        play_move(game.pk, Actor(session_key="stranger"), "3", 0)
+        play_move(game.pk, Actor(player_id="stranger"), "3", 0)
     assert (info.value.code, info.value.status) == ("not_your_seat", 403)
     with pytest.raises(ServiceError) as info:
         play_move(game.pk, AI, "3", 0)
@@ -138,21 +138,31 @@ def test_a_won_game_is_finished_and_refuses_moves() -> None:
 
 
 def test_waiting_game_refuses_moves_until_joined() -> None:
-    game = services.create_game("quarto", {}, opponent="human", seat="first", session_key="s-one").game
+    game = services.create_game("quarto", {}, opponent="human", seat="first", player_id="s-one").game
     with pytest.raises(ServiceError) as info:
         play_move(game.pk, ONE, "3", 0)
     assert info.value.code == "waiting"
-    seat, _ = services.join_game(game.pk, session_key="s-two")
+    seat, _ = services.join_game(game.pk, invite=game.invite_code, player_id="s-two")
     assert seat == 1
     with pytest.raises(ServiceError) as info:
-        services.join_game(game.pk, session_key="s-three")
+        services.join_game(game.pk, invite=game.invite_code, player_id="s-three")
     assert info.value.code == "no_open_seat"
     play_move(game.pk, ONE, "3", 0)
 
 
+def test_joining_needs_the_invite_code_and_a_wrong_one_changes_nothing() -> None:
+    game = services.create_game("quarto", {}, opponent="human", seat="first", player_id="s-one").game
+    for invite in (None, "", "wrong", game.invite_code[:-1], game.invite_code + "x"):
+        with pytest.raises(ServiceError) as info:
+            services.join_game(game.pk, invite=invite, player_id="s-two")
+        assert (info.value.code, info.value.status) == ("bad_invite", 403)
+    game.refresh_from_db()
+    assert game.status == Game.Status.WAITING and game.seat_list[1].is_open
+
+
 def test_token_holder_acts_for_its_seat() -> None:
     created = services.create_game("quarto", {}, opponent="human", seat="first", with_token=True)
-    _, token = services.join_game(created.game.pk, with_token=True)
+    _, token = services.join_game(created.game.pk, invite=created.game.invite_code, with_token=True)
     assert created.token and token
     play_move(created.game.pk, Actor(token=created.token), "3", 0)
     with pytest.raises(ServiceError):

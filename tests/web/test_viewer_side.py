@@ -47,11 +47,11 @@ def test_only_the_seat_holder_sees_the_invite_link() -> None:
 
 def test_after_the_join_the_footer_is_swapped_with_the_board() -> None:
     game, creator = waiting_game()
-    actor = Actor(session_key=creator.session.session_key)
+    actor = Actor(player_id=creator.session["player_id"])
     before = presenters.render_partials(Game.objects.get(pk=game.pk), actor)
     assert '<div id="seats" hx-swap-oob="innerHTML">' in before
     assert "Seat 2: open seat" in before and "game__invite" in before
-    services.join_game(game.pk, session_key="s-friend")
+    services.join_game(game.pk, invite=game.invite_code, player_id="s-friend")
     after = presenters.render_partials(Game.objects.get(pk=game.pk), actor)
     assert '<div id="seats" hx-swap-oob="innerHTML">' in after
     assert "open seat" not in after and "game__invite" not in after and game.invite_code not in after
@@ -68,7 +68,7 @@ async def test_the_creator_s_socket_gets_the_footer_without_the_invite_after_the
     assert connected
     first = await comm.receive_from()
     assert "Seat 2: open seat" in first and "game__invite" in first
-    await database_sync_to_async(services.join_game)(game.pk, session_key="s-friend")
+    await database_sync_to_async(services.join_game)(game.pk, invite=game.invite_code, player_id="s-friend")
     pushed = await comm.receive_from(timeout=5)
     assert '<div id="seats" hx-swap-oob="innerHTML">' in pushed
     assert "open seat" not in pushed and "game__invite" not in pushed and "Seat 2: person" in pushed
@@ -98,7 +98,7 @@ def test_the_winner_the_loser_and_a_spectator_each_read_the_result_their_way() -
 
 def as_computers(game: Game) -> Game:
     """The same game as if both seats were the computer's (a spectator's view of such games)."""
-    Seat.objects.filter(game=game).update(kind=Seat.Kind.AI, session_key="")
+    Seat.objects.filter(game=game).update(kind=Seat.Kind.AI, player_id="")
     return Game.objects.get(pk=game.pk)
 
 
@@ -122,8 +122,8 @@ def test_a_spectator_of_two_computers_is_told_which_one_is_thinking() -> None:
 
 
 def two_humans_playing(kind: str, moves: list[str]) -> Game:
-    game = services.create_game(kind, {}, opponent="human", seat="first", session_key="s-one").game
-    services.join_game(game.pk, session_key="s-two")
+    game = services.create_game(kind, {}, opponent="human", seat="first", player_id="s-one").game
+    services.join_game(game.pk, invite=game.invite_code, player_id="s-two")
     for ply, text in enumerate(moves):
         play_move(game.pk, ONE if ply % 2 == 0 else TWO, text, ply)
     return Game.objects.get(pk=game.pk)

@@ -76,16 +76,18 @@ class Command(BaseCommand):
         self, kind: str, options: dict[str, Any], vs: str, level: str | None, seat: str
     ) -> tuple[dict[int, services.Actor], Game]:
         """Create the game; in hot-seat play this terminal takes every seat."""
-        session = f"terminal-{secrets.token_hex(8)}"
+        player = f"terminal-{secrets.token_hex(8)}"
         created = services.create_game(
-            kind, options, opponent=vs, level=level, seat=seat, session_key=f"{session}-0"
+            kind, options, opponent=vs, level=level, seat=seat, player_id=f"{player}-0"
         )
         assert created.seat is not None
-        actors = {created.seat: services.Actor(session_key=f"{session}-0")}
+        actors = {created.seat: services.Actor(player_id=f"{player}-0")}
         if vs == "human":
             for n in range(1, created.game.state.num_players):
-                index, _ = services.join_game(created.game.pk, session_key=f"{session}-{n}")
-                actors[index] = services.Actor(session_key=f"{session}-{n}")
+                index, _ = services.join_game(
+                    created.game.pk, invite=created.game.invite_code, player_id=f"{player}-{n}"
+                )
+                actors[index] = services.Actor(player_id=f"{player}-{n}")
         return actors, created.game
 
     # -- the loop ---------------------------------------------------------------

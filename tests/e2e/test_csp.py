@@ -1,0 +1,75 @@
+"""The Content-Security-Policy holds in a real browser: no page logs a violation."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+# Collects every violation the page reports, from its first script on.
+LISTEN = """
+window.cspViolations = [];
+document.addEventListener("securitypolicyviolation", (e) => {
+  window.cspViolations.push(e.violatedDirective + " " + e.blockedURI + " " + (e.sample || ""));
+});
+"""
+
+
+def violations(page: Any, console: list[str]) -> list[str]:
+    found: list[str] = page.evaluate("window.cspViolations")
+    return found + [m for m in console if "Content Security Policy" in m or "Content-Security-Policy" in m]
+
+
+@pytest.mark.parametrize(
+    ("kind", "fields"),
+    [("quarto", {}), ("connect", {"width": "9"}), ("ultimate", {})],
+)
+def test_a_game_page_logs_no_csp_violation(
+    browser: Any, server: str, kind: str, fields: dict[str, str]
+) -> None:
+    # A context that keeps the policy (the shared fixture bypasses it), and waits that
+    # evaluate nothing in the page (wait_for_function would be refused by the policy).
+    context = browser.new_context(viewport={"width": 1200, "height": 900})
+    try:
+        run(context.new_page(), server, kind, fields)
+    finally:
+        context.close()
+
+
+def wait_for_ply_after(page: Any, ply: str | None) -> None:
+    for _ in range(200):
+        if page.locator(".status__line").get_attribute("data-ply") != ply:
+            return
+        page.wait_for_timeout(50)
+    raise AssertionError("the position did not move on")
+
+
+def run(page: Any, server: str, kind: str, fields: dict[str, str]) -> None:
+    console: list[str] = []
+    page.on("console", lambda message: console.append(message.text))
+    page.add_init_script(LISTEN)
+    page.goto(server + "/")
+    card = page.locator(f".game-card--{kind}")
+    card.locator("select[name=seat]").select_option("first")
+    for name, value in fields.items():
+        card.locator(f"input[name={name}]").fill(value)
+    card.locator("button[type=submit]").click()
+    page.wait_for_selector(".status__line.is-my-turn")
+    assert "script-src 'self'" in str(page.request.get(server + "/").headers["content-security-policy"])
+    # htmx answers a click and the socket pushes the computer's reply, under the policy.
+    ply = page.locator(".status__line").get_attribute("data-ply")
+    page.locator(".tray__slot:not([disabled]), .grid__cell.is-playable").first.click()
+    wait_for_ply_after(page, ply)
+    page.wait_for_selector(".status__line.is-my-turn")
+    if kind == "quarto":  # round pieces are turned by classes now, not inline --i
+        angle = page.evaluate(
+            "getComputedStyle(document.querySelector('.piece--round .piece__side:nth-child(5)'))"
+            ".getPropertyValue('--i').trim()"
+        )
+        assert angle == "4"
+    if kind == "connect":
+        columns = "getComputedStyle(document.querySelector('.grid')).getPropertyValue('--columns')"
+        assert page.evaluate(columns).strip() == "9"
+    assert violations(page, console) == []

@@ -1,0 +1,121 @@
+"""Limits per client on the pages and sockets: games created, moves, hints, sockets, resyncs."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.test import Client
+
+from games import consumers
+from games.models import Game
+from quarto_site.asgi import application
+
+from .helpers import human_first_vs_ai
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+HTMX = {"HX-Request": "true"}
+ORIGIN = [(b"origin", b"http://localhost")]
+NEW = {"kind": "tictactoe", "opponent": "ai", "seat": "first", "allow_hints": "on"}
+
+
+@pytest.fixture(autouse=True)
+def _no_open_sockets() -> Iterator[None]:
+    consumers.open_sockets.clear()
+    yield
+    consumers.open_sockets.clear()
+
+
+def test_creating_games_too_fast_is_refused_with_a_message(client: Client, settings: Any) -> None:
+    settings.RATE_LIMIT_CREATE = "2/minute"
+    for _ in range(2):
+        client.post("/games/new", NEW)
+    response = client.post("/games/new", NEW, follow=True)
+    assert Game.objects.count() == 2
+    assert "You are starting games too fast: try again in" in response.content.decode()
+    htmx = client.post("/games/new", NEW, headers=HTMX)
+    assert htmx["HX-Redirect"] == "/" and Game.objects.count() == 2
+    # "Play again" counts as creating a game too.
+    game = Game.objects.first()
+    assert game is not None
+    client.post(f"/games/{game.pk}/again", headers=HTMX)
+    assert Game.objects.count() == 2
+    # Another address is not affected.
+    Client(REMOTE_ADDR="10.3.3.3").post("/games/new", NEW)
+    assert Game.objects.count() == 3
+
+
+def test_moving_too_fast_is_said_in_the_status_line(client: Client, settings: Any, no_ai_reply: None) -> None:
+    settings.RATE_LIMIT_MOVE = "1/minute"
+    client.post("/games/new", {**NEW, "kind": "quarto"})
+    game = Game.objects.get()
+    client.post(f"/games/{game.pk}/move", {"move": "3", "ply": "0"}, headers=HTMX)
+    game.refresh_from_db()
+    assert game.ply == 1
+    html = client.post(f"/games/{game.pk}/move", {"move": "a1", "ply": "1"}, headers=HTMX).content.decode()
+    assert "You are moving too fast: try again in" in html and 'class="status__error"' in html
+    game.refresh_from_db()
+    assert game.ply == 1
+    # Without JavaScript: the message after the redirect.
+    page = client.post(f"/games/{game.pk}/move", {"move": "a1", "ply": "1"}, follow=True).content.decode()
+    assert "You are moving too fast" in page
+
+
+def test_hints_too_often_are_refused(client: Client, settings: Any) -> None:
+    settings.RATE_LIMIT_HINT = "1/minute"
+    client.post("/games/new", NEW)
+    game = Game.objects.get()
+    assert "hint--" in client.get(f"/games/{game.pk}/hint", headers=HTMX).content.decode()
+    html = client.get(f"/games/{game.pk}/hint", headers=HTMX).content.decode()
+    assert "You asked for many hints: try again in" in html and "hint--" not in html
+
+
+async def test_sockets_per_client_are_capped(settings: Any) -> None:
+    settings.WS_MAX_PER_CLIENT = 2
+    game = await database_sync_to_async(human_first_vs_ai)()
+    path = f"/ws/games/{game.pk}/"
+    open_ones = []
+    for _ in range(2):
+        comm = WebsocketCommunicator(application, path, headers=ORIGIN)
+        assert (await comm.connect())[0]
+        open_ones.append(comm)
+    refused = WebsocketCommunicator(application, path, headers=ORIGIN)
+    connected, code = await refused.connect()
+    assert not connected and code == consumers.TOO_MANY_SOCKETS
+    await refused.disconnect()
+    # Closing one frees its place.
+    await open_ones.pop().disconnect()
+    again = WebsocketCommunicator(application, path, headers=ORIGIN)
+    assert (await again.connect())[0]
+    for comm in [*open_ones, again]:
+        await comm.disconnect()
+
+
+async def test_a_burst_of_frames_costs_one_render(settings: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    settings.WS_RESYNC_INTERVAL = 0.3
+    game = await database_sync_to_async(human_first_vs_ai)()
+    renders: list[int] = []
+    real = consumers._render
+
+    def counted(game_id: int, actor: Any) -> str | None:
+        renders.append(game_id)
+        return real(game_id, actor)
+
+    monkeypatch.setattr(consumers, "_render", counted)
+    comm = WebsocketCommunicator(application, f"/ws/games/{game.pk}/", headers=ORIGIN)
+    assert (await comm.connect())[0]
+    await comm.receive_from()
+    for _ in range(200):
+        await comm.send_to(text_data="x")
+    await asyncio.sleep(0.6)
+    sent = 0
+    while not await comm.receive_nothing(timeout=0.05):
+        await comm.receive_from()
+        sent += 1
+    assert len(renders) == 2 and sent == 1, (renders, sent)  # connect + one coalesced resync
+    await comm.disconnect()
