@@ -72,7 +72,13 @@ SCENARIOS = ("ratio", "games", "sockets", "crowd")
 PLY = re.compile(rb'data-ply="(\d+)"')
 # Raised on the servers this bench starts, so that its clients, all on one address,
 # measure the site and not its rate limits.
-UNLIMITED = {"API_RATE_LIMIT": "1000000/minute"}
+UNLIMITED = {
+    "API_RATE_LIMIT": "1000000/minute",
+    "RATE_LIMIT_CREATE": "1000000/minute",
+    "RATE_LIMIT_MOVE": "1000000/minute",
+    "RATE_LIMIT_HINT": "1000000/minute",
+    "WS_MAX_PER_CLIENT": "1000000",
+}
 
 
 # -- figures -----------------------------------------------------------------------------
