@@ -763,10 +763,10 @@ async def scenario_sockets(args: argparse.Namespace, servers: Servers, report: R
     elif before:
         report.add("sockets", "rss_per_idle_socket", "n/a", "(failures weigh in: --socket-batch)")
     await asyncio.gather(*(g.move() for g in games))
-    await wait_for_plies(watchers, {g.id: int(g.state["ply"]) for g in games}, 15)
+    await wait_for_plies(watchers, {g.id: int(g.state["ply"]) for g in games}, 30)
     pushes, lost, expected = push_figures(games, watchers)
     report.add("sockets", "received", len(pushes), f"of {expected} open")
-    report.add("sockets", "lost", lost, "(not seen within 15 s)")
+    report.add("sockets", "lost", lost, "(not seen within 30 s of the moves)")
     report.latencies("sockets", "push", pushes, (50, 95, 99))
     await close_all(games, watchers)
 
