@@ -67,6 +67,23 @@ def no_last_cell(state: Any, last: Hashable | None) -> int | None:
 
 
 @dataclass(frozen=True)
+class Capabilities:
+    """What the computer offers for a game, declared (never probed): ``analysis`` (the
+    API's analysis), ``review`` (post-game), ``hints`` (on the page), and ``exact``: where
+    its values are proved, in words."""
+
+    analysis: bool = False
+    review: bool = False
+    hints: bool = False
+    exact: str = ""
+
+    @classmethod
+    def all(cls, exact: str) -> Capabilities:
+        """Analysis, review and hints, all built on the player's ``analyse``."""
+        return cls(analysis=True, review=True, hints=True, exact=exact)
+
+
+@dataclass(frozen=True)
 class GameSpec:
     """One game, as the site knows it."""
 
@@ -75,11 +92,7 @@ class GameSpec:
     board: boards.BoardData
     template: str  # the game's partials: board, pieces, options
     player: Player | None = None
-    # Capabilities, declared: what the computer offers for this game.
-    analysis: bool = False
-    review: bool = False
-    hints: bool = False
-    exact: str = ""  # where the computer's values are proved, in words
+    capabilities: Capabilities = Capabilities()
     symbols: tuple[str, ...] = ()  # how seats are shown on the board; () when pieces are shared
     extras: serializers.Extras = field(default_factory=serializers.Extras)
     look: textboard.Look = field(default_factory=textboard.Look)
@@ -154,10 +167,7 @@ register(
         board=boards.quarto_board,
         template="games/kinds/quarto.html",
         player=Player("games.ai.quarto", ("beginner", "casual", "club", "expert", "perfect")),
-        analysis=True,
-        review=True,
-        hints=True,
-        exact="from about ten empty cells to the end",
+        capabilities=Capabilities.all("from about ten empty cells to the end"),
         extras=serializers.QUARTO,
         look=textboard.QUARTO,
         words=phrases.QUARTO,
@@ -171,10 +181,7 @@ register(
         board=boards.tictactoe_board,
         template="games/kinds/tictactoe.html",
         player=Player("games.ai.tictactoe", ("beginner", "casual", "club", "perfect")),
-        analysis=True,
-        review=True,
-        hints=True,
-        exact="always (the whole game is solved)",
+        capabilities=Capabilities.all("always (the whole game is solved)"),
         symbols=GRID_SYMBOLS,
         last_cell=boards.marked_cell,
     )
@@ -186,10 +193,9 @@ register(
         board=boards.connect_board,
         template="games/kinds/connect.html",
         player=Player("games.ai.connect", ("beginner", "casual", "club", "expert", "master")),
-        analysis=True,
-        review=True,
-        hints=True,
-        exact="where the solver reaches the end in its budget (Connect Four openings from the book)",
+        capabilities=Capabilities.all(
+            "where the solver reaches the end in its budget (Connect Four openings from the book)"
+        ),
         symbols=GRID_SYMBOLS,
         extras=serializers.CONNECT,
         last_cell=boards.connect_last_cell,
@@ -202,10 +208,7 @@ register(
         board=boards.ultimate_board,
         template="games/kinds/ultimate.html",
         player=Player("games.ai.ultimate", ("beginner", "casual", "club", "expert", "master")),
-        analysis=True,
-        review=True,
-        hints=True,
-        exact="only for won or lost positions the search proves near the end",
+        capabilities=Capabilities.all("only for won or lost positions the search proves near the end"),
         symbols=GRID_SYMBOLS,
         extras=serializers.ULTIMATE,
         look=textboard.ULTIMATE,

@@ -43,7 +43,7 @@ def may_see_invite(game: Game, actor: Actor) -> bool:
 
 def can_hint(game: Game, actor: Actor) -> bool:
     """Whether the page offers the hint button to this viewer now."""
-    return is_my_turn(game, actor) and game.allow_hints and catalog.get(game.kind).hints
+    return is_my_turn(game, actor) and game.allow_hints and catalog.get(game.kind).capabilities.hints
 
 
 def analysis_refusal(game: Game, actor: Actor) -> ServiceError | None:
@@ -72,13 +72,13 @@ def check_analysis(game: Game, actor: Actor) -> None:
 
 def check_analysable(game: Game) -> None:
     """Raise ``no_analysis`` when the computer offers no analysis of this game."""
-    if not catalog.get(game.kind).analysis:
+    if not catalog.get(game.kind).capabilities.analysis:
         raise ServiceError("no_analysis", f"The computer cannot analyse {game.title} positions yet.", 501)
 
 
 def hint_refusal(game: Game, actor: Actor) -> str | None:
     """Why the page gives ``actor`` no hint now, in words, or None."""
-    if not catalog.get(game.kind).hints:
+    if not catalog.get(game.kind).capabilities.hints:
         return "There is no analysis for this game."
     if game.is_finished or game.state.is_over():
         return "The game is over: see the review instead."
@@ -90,6 +90,6 @@ def review_refusal(game: Game) -> str | None:
     """Why the review of ``game`` is not available, in words, or None."""
     if not game.is_finished:
         return "The review opens when the game is over."
-    if not catalog.get(game.kind).review:
+    if not catalog.get(game.kind).capabilities.review:
         return f"There is no computer review for {game.title} yet."
     return None

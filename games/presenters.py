@@ -126,7 +126,7 @@ def game_context(
         context["invite_url"] = reverse("games:join", args=[game.invite_code])
     context.update(_with_piece_markup(spec.board_data(state, game.move_texts, my_turn)))
     context["can_hint"] = policy.can_hint(game, actor)
-    context["has_review"] = spec.review
+    context["has_review"] = spec.capabilities.review
     if hints:
         _attach_hints(context, hints)
     return context

@@ -28,7 +28,7 @@ def random_game(kind: str, options: Mapping[str, object], seed: int) -> list[str
 def test_every_game_with_a_computer_player_has_a_review() -> None:
     for kind in ("quarto", "tictactoe", "connect", "ultimate"):
         spec = catalog.get(kind)
-        assert spec.player is not None and spec.review
+        assert spec.player is not None and spec.capabilities.review
 
 
 def test_tictactoe_review_is_exact_and_turns_on_the_loser_s_move() -> None:

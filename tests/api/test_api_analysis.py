@@ -84,7 +84,9 @@ def test_unknown_game_is_404(client: Client, fake_analysis: list[Any]) -> None:
 
 def test_a_player_without_analysis_is_501(client: Client, monkeypatch: pytest.MonkeyPatch) -> None:
     # Declared, not probed: a game whose entry offers no analysis.
-    monkeypatch.setitem(catalog.CATALOG, "quarto", dataclasses.replace(catalog.get("quarto"), analysis=False))
+    quarto = catalog.get("quarto")
+    no_analysis = dataclasses.replace(quarto.capabilities, analysis=False)
+    monkeypatch.setitem(catalog.CATALOG, "quarto", dataclasses.replace(quarto, capabilities=no_analysis))
     data = create(client)
     response = client.get(f"/api/v1/games/{data['id']}/analysis", headers=auth(data["token"]))
     assert error_of(response) == (501, "no_analysis")

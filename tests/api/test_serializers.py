@@ -70,9 +70,12 @@ def test_generic_board_from_width_height_and_owners() -> None:
 
 
 def test_connect_lists_droppable_columns() -> None:
-    assert serializers.serialize("connect", {}, GridState(), [])["droppable"] == ["a", "c"]
+    assert serializers.serialize("connect", {}, GridState(), [], extras=serializers.CONNECT)["droppable"] == [
+        "a",
+        "c",
+    ]
     no_gravity = GridState(gravity=False)
-    assert serializers.serialize("connect", {}, no_gravity, [])["droppable"] == []
+    assert serializers.serialize("connect", {}, no_gravity, [], extras=serializers.CONNECT)["droppable"] == []
 
 
 def test_ultimate_lists_allowed_boards() -> None:
