@@ -141,11 +141,19 @@ RACE = catalog.GameSpec(
 @pytest.fixture
 def race(monkeypatch: pytest.MonkeyPatch, settings: Any, tmp_path: Path) -> Iterator[catalog.GameSpec]:
     """Race in the catalog, and its templates (the partials every game brings)."""
+    board = "{% for row in rows %}{% for c in row %}{{ c.label }};{% endfor %}{% endfor %}"
+    kind_template = "race partials"
+    if "template_partials" in settings.INSTALLED_APPS:  # one file with the named partials
+        kind_template = (
+            "{% load partials %}"
+            f"{{% partialdef board %}}{board}{{% endpartialdef %}}"
+            "{% partialdef pieces %}{% endpartialdef %}"
+            '{% partialdef options %}<input type="checkbox" name="fast"> Fast{% endpartialdef %}'
+        )
     for name, text in {
-        "games/kinds/race.html": "race partials",
+        "games/kinds/race.html": kind_template,
         "games/race/_options.html": '<input type="checkbox" name="fast"> Fast',
-        "games/race/_board.html": "{% for row in rows %}{% for c in row %}{{ c.label }};{% endfor %}"
-        "{% endfor %}",
+        "games/race/_board.html": board,
         "games/race/_pieces.html": "",
     }.items():
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
