@@ -68,9 +68,7 @@ def main() -> None:
     )
     parser.add_argument("--positions", type=int, default=10, help="sample positions per game (default 10)")
     parser.add_argument("--budget", type=float, default=1.0, help="seconds per move (default 1.0)")
-    parser.add_argument(
-        "--games", default=",".join(catalog.CATALOG), help="comma-separated game kinds (default all)"
-    )
+    parser.add_argument("--games", default=",".join(catalog.CATALOG), help="games, comma-separated (all)")
     parser.add_argument("--levels", default="", help="comma-separated levels (default every level)")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
