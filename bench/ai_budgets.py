@@ -25,8 +25,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from games import ai
-from games.engine import GAMES
+from games import catalog
 
 # The plies (actions from the start) the sample positions are taken from, per game.
 PLIES = {
@@ -44,7 +43,7 @@ def p95(values: list[float]) -> float:
 
 def sample_positions(kind: str, count: int, rng: random.Random) -> list[Any]:
     """``count`` positions, not over, a random number of weak plies into a game."""
-    rules = GAMES[kind]
+    rules = catalog.get(kind).rules
     low, high = PLIES.get(kind, (0, 8))
     positions: list[Any] = []
     while len(positions) < count:
@@ -56,7 +55,7 @@ def sample_positions(kind: str, count: int, rng: random.Random) -> list[Any]:
             if rng.random() < 0.5:
                 move = rng.choice(list(state.legal_moves()))
             else:
-                move = ai.choose_move(kind, state, "casual", 0.05, rng)
+                move = catalog.player_of(kind).choose_move(state, "casual", 0.05, rng)
             state = state.play(move)
         if not state.is_over():
             positions.append(state)
@@ -69,7 +68,7 @@ def main() -> None:
     )
     parser.add_argument("--positions", type=int, default=10, help="sample positions per game (default 10)")
     parser.add_argument("--budget", type=float, default=1.0, help="seconds per move (default 1.0)")
-    parser.add_argument("--games", default=",".join(GAMES), help="comma-separated game kinds (default all)")
+    parser.add_argument("--games", default=",".join(catalog.CATALOG), help="games, comma-separated (all)")
     parser.add_argument("--levels", default="", help="comma-separated levels (default every level)")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
@@ -77,22 +76,20 @@ def main() -> None:
     wanted = {lv for lv in args.levels.split(",") if lv}
 
     for kind in kinds:
-        module = ai.player_module(kind)
-        if hasattr(module, "warm_up"):
-            module.warm_up()
+        catalog.player_of(kind).warm_up()
     print(f"budget {args.budget:g} s per move, {args.positions} positions per game, seed {args.seed}")
     print(f"{'game':<10} {'level':<9} {'moves':>5} {'mean s':>7} {'p95 s':>7} {'max s':>7} {'overshoot':>9}")
     started = time.perf_counter()
     for kind in kinds:
         positions = sample_positions(kind, args.positions, random.Random(f"{kind}-{args.seed}"))
-        for level in ai.levels(kind):
+        for level in catalog.get(kind).levels:
             if wanted and level not in wanted:
                 continue
             rng = random.Random(f"{kind}-{level}-{args.seed}")
             times: list[float] = []
             for state in positions:
                 t0 = time.perf_counter()
-                move = ai.choose_move(kind, state, level, args.budget, rng)
+                move = catalog.player_of(kind).choose_move(state, level, args.budget, rng)
                 times.append(time.perf_counter() - t0)
                 assert move in state.legal_moves(), (kind, level, move)
             print(

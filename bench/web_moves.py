@@ -194,9 +194,9 @@ def main() -> None:
     import django
 
     django.setup()
-    from games import ai
+    from games import catalog
 
-    level = args.level or ai.levels(args.kind)[-1]
+    level = args.level or catalog.get(args.kind).levels[-1]
     folder = Path(tempfile.mkdtemp(prefix="bench-web-"))
     env = dict(os.environ)
     env.update(AI_DELAY="0", AI_BUDGET=str(args.budget), AI_PROCESSES="1", LOG_LEVEL="WARNING")

@@ -12,9 +12,9 @@ Two modes (setting ``AI_RUNNER``):
 Either way a due turn is stored on the game, so a restart loses none, and a result
 computed for an older ply is refused as stale and dropped.
 
-Analysis (the API's analysis, hints, reviews) never shares the computer's pool: it runs
-in its own (``ANALYSIS_WORKERS``), admitted by :class:`AnalysisGate` (a total cap and
-a cap per client, refusals as :class:`Busy`), and a game's review is computed once.
+The runner subscribes to the services' game events (:func:`on_game_event`, registered
+in games/apps.py): it never is called by the services. Analysis (the API's analysis,
+hints, reviews) never shares the computer's pool: see :mod:`games.ai_pools`.
 """
 
 from __future__ import annotations
@@ -23,23 +23,22 @@ import asyncio
 import concurrent.futures
 import contextvars
 import logging
-import multiprocessing
 import secrets
 import threading
 import time
-from collections import Counter
-from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
 from channels.db import database_sync_to_async
 from django.conf import settings
-from django.core.cache import cache
 from django.utils import timezone
 
-from . import ai
+from . import catalog
+from .ai_pools import AnalysisGate, Busy, analyse, executor_factory, gate, review
+from .events import GameEvent
 from .models import Game
+from .services import AI, ServiceError, play_move
 
 log = logging.getLogger(__name__)
 
@@ -55,7 +54,9 @@ class Job:
     level: str
 
     def compute(self) -> str:
-        return ai.compute_move(self.kind, self.options, self.moves, self.level, settings.AI_BUDGET, _seed())
+        return catalog.compute_move(
+            self.kind, self.options, self.moves, self.level, settings.AI_BUDGET, _seed()
+        )
 
 
 def _seed() -> int:
@@ -78,8 +79,6 @@ def claim(job: Job, lease: float) -> bool:
 
 def apply(job: Job, text: str) -> bool:
     """Play the computed action; False when the game moved on meanwhile (dropped)."""
-    from .services import AI, ServiceError, play_move
-
     try:
         play_move(job.game_id, AI, text, job.ply)
     except ServiceError as exc:
@@ -88,18 +87,6 @@ def apply(job: Job, text: str) -> bool:
             return False
         raise
     return True
-
-
-def _executor_factory(processes: int | None = None, name: str = "ai") -> concurrent.futures.Executor:
-    size = settings.AI_PROCESSES if processes is None else processes
-    if settings.AI_PROCESSES > 0:
-        # spawn: a fresh interpreter, never a fork of a threaded server.
-        return concurrent.futures.ProcessPoolExecutor(
-            max(1, size), mp_context=multiprocessing.get_context("spawn")
-        )
-    return concurrent.futures.ThreadPoolExecutor(
-        2 if processes is None else max(1, size), thread_name_prefix=name
-    )
 
 
 class Runner:
@@ -135,16 +122,16 @@ class Runner:
     def executor(self) -> concurrent.futures.Executor:
         """The computer's own moves: nothing else ever runs here."""
         if self._executor is None:
-            self._executor = _executor_factory()
+            self._executor = executor_factory()
         return self._executor
 
     async def _start_up(self) -> None:
         assert self._loop is not None
         if settings.AI_WARM_UP:
-            seconds = await self._loop.run_in_executor(self.executor(), ai.warm_up)
+            seconds = await self._loop.run_in_executor(self.executor(), catalog.warm_up)
             log.info("AI warm-up took %.2f s", seconds)
             # Then the analysis pool, so that its first hint does not compile either.
-            gate.executor().submit(ai.warm_up)
+            gate.executor().submit(catalog.warm_up)
         due = await database_sync_to_async(
             lambda: list(
                 Game.objects.filter(status=Game.Status.PLAYING, ai_due_at__isnull=False).values_list(
@@ -176,7 +163,7 @@ class Runner:
                 started = time.monotonic()
                 text = await self._loop.run_in_executor(
                     self.executor(),
-                    ai.compute_move,
+                    catalog.compute_move,
                     job.kind,
                     job.options,
                     job.moves,
@@ -221,7 +208,7 @@ def run_worker(poll: float = 0.2, lease: float = 30.0, stop: threading.Event | N
     """The loop of ``manage.py ai_worker``: claim due turns, compute, play."""
     stop = stop or threading.Event()
     if settings.AI_WARM_UP:
-        log.info("AI warm-up took %.2f s", ai.warm_up())
+        log.info("AI warm-up took %.2f s", catalog.warm_up())
     while not stop.is_set():
         due = list(
             Game.objects.filter(status=Game.Status.PLAYING, ai_due_at__lte=timezone.now())
@@ -240,134 +227,11 @@ def run_worker(poll: float = 0.2, lease: float = 30.0, stop: threading.Event | N
 runner = Runner()
 
 
-class Busy(Exception):
-    """Analysis refused for now: ``code`` for programs, ``message`` for people."""
-
-    def __init__(self, code: str, message: str, retry_after: int, status: int) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.retry_after = retry_after
-        self.status = status
+def on_game_event(event: GameEvent) -> None:
+    """Subscribed in ``GamesConfig.ready()``: a new game or a move may make the computer due."""
+    if event.kind in ("created", "moved"):
+        runner.schedule(event.game_id)
 
 
-class AnalysisGate:
-    """Admits analysis work into its own pool: at most ``ANALYSIS_MAX_PENDING`` jobs
-    running or queued in this process, and ``ANALYSIS_PER_CLIENT`` of them per client.
-
-    A slot is held until the job itself ends, not the request: a client that hangs up
-    and asks again does not stack searches behind its back.
-    """
-
-    def __init__(self) -> None:
-        self._executor: concurrent.futures.Executor | None = None
-        self._lock = threading.Lock()
-        self._clients: Counter[str] = Counter()
-        self._total = 0
-
-    def executor(self) -> concurrent.futures.Executor:
-        if self._executor is None:
-            self._executor = _executor_factory(settings.ANALYSIS_WORKERS, "analysis")
-        return self._executor
-
-    def submit(self, client: str, fn: Callable[..., Any], *args: Any) -> concurrent.futures.Future[Any]:
-        with self._lock:
-            if self._clients[client] >= settings.ANALYSIS_PER_CLIENT:
-                raise Busy(
-                    "analysis_running",
-                    "Your previous analysis is still running: wait for it, then ask again.",
-                    2,
-                    429,
-                )
-            if self._total >= settings.ANALYSIS_MAX_PENDING:
-                raise Busy("busy", "The computer is busy analysing: try again in a few seconds.", 5, 503)
-            self._clients[client] += 1
-            self._total += 1
-        try:
-            future = self.executor().submit(fn, *args)
-        except BaseException:
-            self._release(client)
-            raise
-        future.add_done_callback(lambda _: self._release(client))
-        return future
-
-    def _release(self, client: str) -> None:
-        with self._lock:
-            self._total -= 1
-            self._clients[client] -= 1
-            if self._clients[client] <= 0:
-                del self._clients[client]
-
-    def in_flight(self) -> int:
-        return self._total
-
-
-gate = AnalysisGate()
-
-
-async def analyse(
-    kind: str, options: dict[str, Any], moves: list[str], budget: float, client: str = ""
-) -> list[Any]:
-    """The analysis of a position, in the analysis pool; raises :class:`Busy` when full."""
-    future = gate.submit(client, ai.analyse_moves, kind, options, moves, budget)
-    result: list[Any] = await asyncio.wrap_future(future)
-    return result
-
-
-# Reviews being computed in this process, by cache key: later askers wait for these.
-_reviews: dict[str, concurrent.futures.Future[Any]] = {}
-_reviews_lock = threading.Lock()
-REVIEW_LOCK_SECONDS = 600
-
-
-async def review(
-    game_id: int, kind: str, options: dict[str, Any], moves: list[str], budget: float, client: str = ""
-) -> list[Any]:
-    """A finished game judged move by move: computed once, then kept in the cache.
-
-    Single flight: while one request computes a game's review, the others wait for
-    that computation (in this process, on its future; in another process, on the
-    cache, with a lock taken by ``cache.add``). Callers check the game is finished.
-    """
-    key = f"review:{game_id}:{len(moves)}"
-    entries: list[Any] | None = await cache.aget(key)
-    if entries is not None:
-        return entries
-    with _reviews_lock:
-        future = _reviews.get(key)
-        if future is None and cache.add(f"{key}:lock", 1, timeout=REVIEW_LOCK_SECONDS):
-            try:
-                future = gate.submit(client, ai.review, kind, options, moves, budget)
-            except Busy:
-                cache.delete(f"{key}:lock")
-                raise
-            _reviews[key] = future
-            future.add_done_callback(lambda done: _keep_review(key, done))
-    if future is None:
-        return await _review_from_elsewhere(key, timeout=len(moves) * budget * 2 + 10)
-    # shield: a waiter that hangs up must not cancel the computation the others await.
-    result: list[Any] = await asyncio.shield(asyncio.wrap_future(future))
-    return result
-
-
-def _keep_review(key: str, future: concurrent.futures.Future[Any]) -> None:
-    try:
-        if not future.cancelled() and future.exception() is None:
-            cache.set(key, future.result(), timeout=None)
-    finally:
-        cache.delete(f"{key}:lock")
-        with _reviews_lock:
-            _reviews.pop(key, None)
-
-
-async def _review_from_elsewhere(key: str, timeout: float) -> list[Any]:
-    """Another process computes this review: wait for it to appear in the cache."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        await asyncio.sleep(0.25)
-        entries: list[Any] | None = await cache.aget(key)
-        if entries is not None:
-            return entries
-        if not await cache.aget(f"{key}:lock"):
-            break  # the other computation failed: let the next request start one
-    raise Busy("review_pending", "The review is still being prepared: try again in a few seconds.", 5, 503)
+# The analysis side, re-exported for the views and the API.
+__all__ = ["AnalysisGate", "Busy", "Job", "Runner", "analyse", "gate", "review", "run_worker", "runner"]

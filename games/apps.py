@@ -4,3 +4,14 @@ from django.apps import AppConfig
 class GamesConfig(AppConfig):
     name = "games"
     verbose_name = "Games"
+
+    def ready(self) -> None:
+        """Subscribe the live push and the AI runner to the services' game events.
+
+        Django loads the models only after this module, so the modules that use them
+        are imported here (the one place the architecture test allows it).
+        """
+        from . import ai_runner, events, live
+
+        events.subscribe(live.on_game_event)
+        events.subscribe(ai_runner.on_game_event)

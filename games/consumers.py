@@ -37,7 +37,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.template.loader import render_to_string
 
-from . import live, players, presenters, ratelimit
+from . import downloads, live, players, presenters, ratelimit
 from .models import Game
 from .services import Actor
 
@@ -60,7 +60,7 @@ def _render_json(game_id: int, actor: Actor) -> str | None:
     game = Game.objects.filter(pk=game_id).first()
     if game is None:
         return None
-    return json.dumps({"type": "state", "ply": game.ply, "state": presenters.game_json(game)})
+    return json.dumps({"type": "state", "ply": game.ply, "state": downloads.game_json(game)})
 
 
 def wants_json(query_string: bytes) -> bool:

@@ -4,14 +4,13 @@ from typing import Any
 
 from django import forms
 
-from . import ai
-from .engine import GAMES
+from . import catalog
 
 
 class NewGameForm(forms.Form):
     """The common new-game choices; each game's own options come as extra fields."""
 
-    kind = forms.ChoiceField(choices=[(k, r.title) for k, r in GAMES.items()], widget=forms.HiddenInput)
+    kind = forms.ChoiceField(choices=lambda: game_choices(), widget=forms.HiddenInput)
     opponent = forms.ChoiceField(
         choices=[("ai", "the computer"), ("human", "a friend (invite link)")], required=False
     )
@@ -29,5 +28,6 @@ class NewGameForm(forms.Form):
         return {key: data.get(key) for key in data if key not in common}
 
 
-def level_choices(kind: str) -> list[tuple[str, str]]:
-    return [(name, name) for name in ai.levels(kind)]
+def game_choices() -> list[tuple[str, str]]:
+    """Every game in the catalog, asked when a form is made (a game added later is listed)."""
+    return [(spec.kind, spec.title) for spec in catalog.CATALOG.values()]

@@ -7,6 +7,8 @@ import logging
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
+from .events import GameEvent
+
 log = logging.getLogger(__name__)
 
 
@@ -27,3 +29,8 @@ def broadcast(game_id: int, ply: int) -> None:
         async_to_sync(layer.group_send)(group_name(game_id), {"type": "game.changed", "ply": ply})
     except Exception:  # a lost push is healed by the next one or a reload; the move stands
         log.exception("could not broadcast game %s ply %s", game_id, ply)
+
+
+def on_game_event(event: GameEvent) -> None:
+    """Subscribed in ``GamesConfig.ready()``: every event changes what open pages show."""
+    broadcast(event.game_id, event.ply)

@@ -10,7 +10,8 @@ from typing import Any
 from django.db import models
 from django.urls import reverse
 
-from .engine import get_rules
+from . import catalog
+from .engine import State
 
 
 def new_invite_code() -> str:
@@ -67,7 +68,7 @@ class Game(models.Model):
 
     @property
     def title(self) -> str:
-        return get_rules(self.kind).title
+        return catalog.get(self.kind).title
 
     @property
     def is_finished(self) -> bool:
@@ -88,9 +89,10 @@ class Game(models.Model):
         return self.move_rows[-1][0] if self.move_rows else None
 
     @cached_property
-    def state(self) -> Any:
+    def state(self) -> State[Any]:
         """The current position, rebuilt from the stored moves."""
-        return get_rules(self.kind).replay(self.options, self.move_texts)
+        state: State[Any] = catalog.get(self.kind).rules.replay(self.options, self.move_texts)
+        return state
 
     @cached_property
     def seat_list(self) -> list[Seat]:

@@ -1,15 +1,49 @@
-"""Who may see what: one rule asked by the pages, the API and anything else that shows it.
+"""Who may see or do what: one place, asked by the pages, the API and the socket.
 
-The computer's analysis of a position (hints on the page, ``/analysis`` in the API)
-would tell a player the exact value of every action. During a game only the player
-to move may ask, and only in a game with hints allowed; once the game is over anyone
-may (that is the review).
+- Seats: :func:`seats_of` (the seats a viewer holds), :func:`is_seat_holder`,
+  :func:`is_my_turn` (the game is being played and the viewer holds the seat to move).
+- The invite: only the seat holders of a game still waiting for players may see it
+  (whoever has the link can take the seat).
+- Analysis (hints on the page, ``/analysis`` in the API) would tell a player the exact
+  value of every action. During a game only the player to move may ask, and only in a
+  game with hints allowed; once the game is over anyone may (that is the review).
+- What the computer offers for a game at all is its catalog entry's declared
+  capabilities (``analysis``, ``review``, ``hints``).
 """
 
 from __future__ import annotations
 
+from . import catalog
 from .models import Game
 from .services import Actor, ServiceError, seats_held
+
+
+def seats_of(game: Game, actor: Actor) -> list[int]:
+    """The seats ``actor`` holds in ``game`` (several in hot-seat play, none for a spectator)."""
+    return seats_held(game, actor)
+
+
+def is_seat_holder(game: Game, actor: Actor) -> bool:
+    return bool(seats_of(game, actor))
+
+
+def is_playing(game: Game) -> bool:
+    return game.status == Game.Status.PLAYING and not game.state.is_over()
+
+
+def is_my_turn(game: Game, actor: Actor) -> bool:
+    """The game is being played and ``actor`` holds the seat to move."""
+    return is_playing(game) and game.state.to_move in seats_of(game, actor)
+
+
+def may_see_invite(game: Game, actor: Actor) -> bool:
+    """Only a seat holder may pass the invite on: whoever has the link can take the seat."""
+    return game.status == Game.Status.WAITING and is_seat_holder(game, actor)
+
+
+def can_hint(game: Game, actor: Actor) -> bool:
+    """Whether the page offers the hint button to this viewer now."""
+    return is_my_turn(game, actor) and game.allow_hints and catalog.get(game.kind).capabilities.hints
 
 
 def analysis_refusal(game: Game, actor: Actor) -> ServiceError | None:
@@ -18,7 +52,7 @@ def analysis_refusal(game: Game, actor: Actor) -> ServiceError | None:
         return None
     if not game.allow_hints:
         return ServiceError("hints_off", "Hints are turned off for this game until it is over.", 403)
-    held = seats_held(game, actor)
+    held = seats_of(game, actor)
     if not held:
         return ServiceError(
             "not_your_seat",
@@ -34,3 +68,28 @@ def check_analysis(game: Game, actor: Actor) -> None:
     """Raise the refusal of :func:`analysis_refusal`, if any."""
     if refusal := analysis_refusal(game, actor):
         raise refusal
+
+
+def check_analysable(game: Game) -> None:
+    """Raise ``no_analysis`` when the computer offers no analysis of this game."""
+    if not catalog.get(game.kind).capabilities.analysis:
+        raise ServiceError("no_analysis", f"The computer cannot analyse {game.title} positions yet.", 501)
+
+
+def hint_refusal(game: Game, actor: Actor) -> str | None:
+    """Why the page gives ``actor`` no hint now, in words, or None."""
+    if not catalog.get(game.kind).capabilities.hints:
+        return "There is no analysis for this game."
+    if game.is_finished or game.state.is_over():
+        return "The game is over: see the review instead."
+    refusal = analysis_refusal(game, actor)
+    return refusal.message if refusal else None
+
+
+def review_refusal(game: Game) -> str | None:
+    """Why the review of ``game`` is not available, in words, or None."""
+    if not game.is_finished:
+        return "The review opens when the game is over."
+    if not catalog.get(game.kind).capabilities.review:
+        return f"There is no computer review for {game.title} yet."
+    return None

@@ -3,8 +3,8 @@
 :func:`serialize` is a pure function of the game's kind, options, position and move
 texts. It works from what every grid game's ``State`` has (``board``, ``to_move``,
 ``outcome``, ``legal_moves()``, and ``width``/``height`` or a square board); each
-game adds its own fields through a small registry of :class:`Extras`, so a new game
-plugs in by registering one entry.
+game adds its own fields with an :class:`Extras` value named in its catalog entry
+(:mod:`games.catalog`), which passes it here.
 """
 
 from __future__ import annotations
@@ -46,13 +46,6 @@ class Extras:
     result: Callable[[Outcome], Json] | None = None
 
 
-EXTRAS: dict[str, Extras] = {}
-
-
-def register(kind: str, extras: Extras) -> None:
-    EXTRAS[kind] = extras
-
-
 def owner_cell(state: Any, index: int) -> Json:
     return {"owner": state.board[index]}
 
@@ -64,12 +57,12 @@ def serialize(
     moves: Sequence[str],
     *,
     status: str | None = None,
+    extras: Extras = Extras(),
 ) -> Json:
     """The position as JSON values: cells by name, rows top first, the game's own fields.
 
     ``status`` is "waiting", "playing" or "finished"; by default it follows the position.
     """
-    extras = EXTRAS.get(kind, Extras())
     width, height = geometry(state)
     cell = extras.cell or owner_cell
     outcome: Outcome | None = state.outcome
@@ -122,7 +115,7 @@ def _quarto_result(outcome: Outcome) -> Json:
     return {"shared": list(outcome.shared)}
 
 
-register("quarto", Extras(cell=_quarto_cell, fields=_quarto_fields, result=_quarto_result))
+QUARTO = Extras(cell=_quarto_cell, fields=_quarto_fields, result=_quarto_result)
 
 
 # -- the grid cousins: only attributes their states are known to have --------
@@ -145,5 +138,5 @@ def _ultimate_fields(state: Any) -> Json:
     }
 
 
-register("connect", Extras(fields=_connect_fields))
-register("ultimate", Extras(fields=_ultimate_fields))
+CONNECT = Extras(fields=_connect_fields)
+ULTIMATE = Extras(fields=_ultimate_fields)

@@ -1,7 +1,9 @@
 """The one path that creates games and changes them.
 
 Views, the JSON API, the WebSocket consumer, the terminal player and the AI runner
-all call :func:`play_move`; nothing else writes a move.
+all call :func:`play_move`; nothing else writes a move. What happened is published as
+a :class:`~games.events.GameEvent` after commit; the live push and the AI runner
+subscribe (games/apps.py), so this module imports neither.
 """
 
 from __future__ import annotations
@@ -18,8 +20,10 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from . import ai, live
-from .engine import GameRules, MoveError, OptionError, get_rules
+from . import catalog
+from .catalog import GameSpec
+from .engine import MoveError, OptionError, State
+from .events import GameEvent, publish
 from .models import Game, Move, Seat, hash_token
 
 log = logging.getLogger(__name__)
@@ -67,10 +71,10 @@ class NewGame:
     first_seat_won_toss: bool
 
 
-def _rules_and_options(kind: str, options: Mapping[str, Any]) -> tuple[GameRules, dict[str, Any]]:
+def _spec_and_options(kind: str, options: Mapping[str, Any]) -> tuple[GameSpec, dict[str, Any]]:
     try:
-        rules = get_rules(kind)
-        return rules, rules.clean_options(options)
+        spec = catalog.get(kind)
+        return spec, spec.rules.clean_options(options)
     except OptionError as exc:
         raise ServiceError(exc.code, exc.message) from exc
 
@@ -106,20 +110,20 @@ def create_game(
 
     ``seat`` is "first", "second" or "random" (a coin flip decides who starts).
     """
-    rules, clean = _rules_and_options(kind, options or {})
+    spec, clean = _spec_and_options(kind, options or {})
     if opponent not in OPPONENTS:
         raise ServiceError("bad_option", f"opponent must be one of {', '.join(OPPONENTS)}.")
     if seat not in SEAT_CHOICES:
         raise ServiceError("bad_option", f"seat must be one of {', '.join(SEAT_CHOICES)}.")
     if opponent == "ai":
-        if not ai.has_player(kind):
-            raise ServiceError("bad_option", f"{rules.title} has no computer player yet: invite a friend.")
-        level = level or ai.default_level(kind)
-        if level not in ai.levels(kind):
-            raise ServiceError("bad_option", f"level must be one of {', '.join(ai.levels(kind))}.")
+        if spec.player is None:
+            raise ServiceError("bad_option", f"{spec.title} has no computer player yet: invite a friend.")
+        level = level or spec.default_level
+        if level not in spec.levels:
+            raise ServiceError("bad_option", f"level must be one of {', '.join(spec.levels)}.")
     else:
         level = ""
-    state = rules.new_state(clean)
+    state = spec.rules.new_state(clean)
     players = state.num_players
     rng = rng or random.Random(secrets.randbits(64))
     mine = {"first": 0, "second": players - 1, "random": rng.randrange(players)}[seat]
@@ -144,7 +148,7 @@ def create_game(
         _schedule_ai_if_due(game, state, just_moved=None)
         if game.ai_due_at:
             game.save(update_fields=["ai_due_at"])
-            transaction.on_commit(lambda: _after_commit(game.pk, game.ply))
+        publish(GameEvent(game.pk, game.ply, "created"))
     return NewGame(game=game, seat=mine, token=token, first_seat_won_toss=mine == 0)
 
 
@@ -177,7 +181,7 @@ def join_game(
         if len(open_seats) == 1:
             game.status = Game.Status.PLAYING
             game.save(update_fields=["status", "updated"])
-        transaction.on_commit(lambda: live.broadcast(game.pk, game.ply))
+        publish(GameEvent(game.pk, game.ply, "joined"))
     return seat.index, token
 
 
@@ -208,7 +212,7 @@ def play_move(game_id: int, actor: Actor, text: str, expected_ply: int | None) -
             raise ServiceError("not_your_seat", "You do not hold a seat in this game.", 403)
         if state.to_move not in held:
             raise ServiceError("not_your_turn", "It is not your turn.", 403)
-        rules = get_rules(game.kind)
+        rules = catalog.get(game.kind).rules
         try:
             move = rules.parse_move(text)
             new_state = state.play(move)
@@ -221,8 +225,7 @@ def play_move(game_id: int, actor: Actor, text: str, expected_ply: int | None) -
         game.save()
         game.__dict__["move_rows"] = [*game.move_rows, (state.to_move, str(move))]
         game.__dict__["state"] = new_state
-        ply = game.ply
-        transaction.on_commit(lambda: _after_commit(game_id, ply))
+        publish(GameEvent(game_id, game.ply, "moved"))
     return game
 
 
@@ -233,7 +236,7 @@ def _locked_game(game_id: int) -> Game:
         raise ServiceError("not_found", f"There is no game {game_id}.", 404) from None
 
 
-def _record_outcome(game: Game, state: Any) -> None:
+def _record_outcome(game: Game, state: State[Any]) -> None:
     outcome = state.outcome
     if outcome is None:
         return
@@ -246,7 +249,7 @@ def _record_outcome(game: Game, state: Any) -> None:
     }
 
 
-def _schedule_ai_if_due(game: Game, state: Any, just_moved: int | None) -> None:
+def _schedule_ai_if_due(game: Game, state: State[Any], just_moved: int | None) -> None:
     """Mark when the computer should act, if it is to move: a restart finds it again."""
     game.ai_due_at = None
     if state.is_over() or not game.ai_level:
@@ -256,13 +259,6 @@ def _schedule_ai_if_due(game: Game, state: Any, just_moved: int | None) -> None:
         return
     delay = settings.AI_DELAY / 2 if just_moved == state.to_move else settings.AI_DELAY
     game.ai_due_at = timezone.now() + timedelta(seconds=delay)
-
-
-def _after_commit(game_id: int, ply: int) -> None:
-    live.broadcast(game_id, ply)
-    from .ai_runner import runner  # the runner calls back into this module
-
-    runner.schedule(game_id)
 
 
 def seats_held(game: Game, actor: Actor) -> list[int]:
@@ -284,7 +280,8 @@ def import_game(
     them), so a finished game is there to replay and an unfinished one can be played on
     from where the record stops. Nobody is asked to join and no computer plays.
     """
-    rules, clean = _rules_and_options(kind, options)
+    spec, clean = _spec_and_options(kind, options)
+    rules = spec.rules
     state = rules.new_state(clean)
     token = secrets.token_urlsafe(24) if with_token else None
     with transaction.atomic():
@@ -305,5 +302,5 @@ def import_game(
         game.ply = len(moves)
         _record_outcome(game, state)
         game.save()
-        transaction.on_commit(lambda: live.broadcast(game.pk, game.ply))
+        publish(GameEvent(game.pk, game.ply, "imported"))
     return NewGame(game=game, seat=None, token=token, first_seat_won_toss=False)

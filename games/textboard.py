@@ -2,9 +2,9 @@
 
 :func:`draw` works for any grid game from ``board``, ``width`` and ``height`` (see
 :func:`games.serializers.geometry`): files as letters along the top, ranks as numbers
-down the side, top rank first. Each game may register how a cell reads, how the board
-splits into blocks (Ultimate's 3x3 small boards, drawn with box lines) and a few lines
-under the board (Quarto's piece in hand and remaining pieces).
+down the side, top rank first. Each game's catalog entry may name a :class:`Look`: how a
+cell reads, how the board splits into blocks (Ultimate's 3x3 small boards, drawn with box
+lines) and a few lines under the board (Quarto's piece in hand and remaining pieces).
 """
 
 from __future__ import annotations
@@ -33,20 +33,12 @@ class Look:
     notes: Callable[[Any], list[str]] | None = None
 
 
-LOOKS: dict[str, Look] = {}
-
-
-def register(kind: str, look: Look) -> None:
-    LOOKS[kind] = look
-
-
 def owner_symbol(state: Any, index: int) -> str:
     owner = state.board[index]
     return EMPTY if owner is None else symbol(owner)
 
 
-def draw(kind: str, state: Any) -> str:
-    look = LOOKS.get(kind, Look())
+def draw(state: Any, look: Look = Look()) -> str:
     width, height = geometry(state)
     text_of = look.cell or owner_symbol
     cells = {i: text_of(state, i) for i in range(width * height)}
@@ -94,7 +86,7 @@ def _quarto_notes(state: quarto.State) -> list[str]:
     return lines
 
 
-register("quarto", Look(cell=_quarto_cell, notes=_quarto_notes, cell_width=2))
+QUARTO = Look(cell=_quarto_cell, notes=_quarto_notes, cell_width=2)
 
 
 # -- Ultimate Tic-Tac-Toe: nine 3x3 boards in a 9x9 grid ------------------------
@@ -106,4 +98,4 @@ def _ultimate_notes(state: Any) -> list[str]:
     return ["", "Play in: " + ", ".join(ultimate.BOARD_SPANS[small] for small in state.allowed_boards)]
 
 
-register("ultimate", Look(block=ultimate.SMALL, notes=_ultimate_notes))
+ULTIMATE = Look(block=ultimate.SMALL, notes=_ultimate_notes)

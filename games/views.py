@@ -13,8 +13,7 @@ from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 from django_htmx.middleware import HtmxDetails
 
-from . import ai, ai_runner, players, policy, presenters, ratelimit, services
-from .engine import GAMES
+from . import ai_runner, catalog, downloads, players, policy, presenters, ratelimit, services, words
 from .forms import NewGameForm
 from .models import Game
 
@@ -67,16 +66,37 @@ def favicon(request: HttpRequest) -> HttpResponse:
     return HttpResponseRedirect(static("favicon.svg"), status=301)
 
 
+INPUT_TYPES = {"int": "number", "bool": "checkbox"}
+
+
+def option_fields(spec: catalog.GameSpec) -> list[dict[str, object]]:
+    """The game's new-game options as form fields, from the option specs its rules declare."""
+    return [
+        {
+            "name": o.name,
+            "label": o.label,
+            "input_type": INPUT_TYPES[o.type],
+            "default": o.default,
+            "min": o.min,
+            "max": o.max,
+            "checked": o.type == "bool" and bool(o.default),
+        }
+        for o in spec.options
+    ]
+
+
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
     games = [
         {
-            "kind": kind,
-            "title": rules.title,
-            "levels": ai.levels(kind),
-            "default_level": ai.default_level(kind),
+            "kind": spec.kind,
+            "title": spec.title,
+            "levels": spec.levels,
+            "default_level": spec.default_level,
+            "template": spec.template,
+            "option_fields": option_fields(spec),
         }
-        for kind, rules in GAMES.items()
+        for spec in catalog.CATALOG.values()
     ]
     recent = Game.objects.filter(seats__player_id=players.player_id(request.session) or "-").distinct()[:10]
     return render(request, "games/home.html", {"games": games, "recent": recent})
@@ -112,7 +132,7 @@ def new_game(request: HtmxHttpRequest) -> HttpResponse:
 def detail(request: HttpRequest, pk: int) -> HttpResponse:
     game = get_object_or_404(Game, pk=pk)
     context = presenters.game_context(game, actor_for(request))
-    if "invite_url" in context:  # only for the seat holders of a waiting game
+    if "invite_url" in context:  # policy.may_see_invite: the seat holders of a waiting game
         context["invite_url"] = request.build_absolute_uri(context["invite_url"])
     return render(request, "games/game.html", context)
 
@@ -129,7 +149,7 @@ def record(request: HttpRequest, pk: int) -> HttpResponse:
     """The game record to download: ``?format=text`` (the default) or ``json``."""
     game = get_object_or_404(Game, pk=pk)
     try:
-        return presenters.record_download(game, request.GET.get("format", "text"))
+        return downloads.record_download(game, request.GET.get("format", "text"))
     except ValueError:
         raise Http404("No such record format.") from None
 
@@ -162,15 +182,6 @@ def move(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     return redirect("games:detail", pk=pk)
 
 
-def _hint_refusal(game: Game, actor: services.Actor) -> str | None:
-    if not ai.has_player(game.kind):
-        return "There is no analysis for this game."
-    if game.is_finished or game.state.is_over():
-        return "The game is over: see the review instead."
-    refusal = policy.analysis_refusal(game, actor)
-    return refusal.message if refusal else None
-
-
 async def hint(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """The value of every legal action for the player to move, shown on the board.
 
@@ -181,7 +192,7 @@ async def hint(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         return HttpResponse(status=405)
     game = await sync_to_async(_load_game)(pk)
     actor = await sync_to_async(actor_for)(request)
-    refusal = await sync_to_async(_hint_refusal)(game, actor)
+    refusal = await sync_to_async(policy.hint_refusal)(game, actor)
     if refusal is None:
         refusal = await sync_to_async(limited)(request, "hint")
     values = None
@@ -210,15 +221,9 @@ def _load_game(pk: int) -> Game:
 def review(request: HttpRequest, pk: int) -> HttpResponse:
     """The post-game review page; its table is computed separately (it can take seconds)."""
     game = get_object_or_404(Game, pk=pk)
-    return render(request, "games/review.html", {"game": game, "available": _review_refusal(game) is None})
-
-
-def _review_refusal(game: Game) -> str | None:
-    if not game.is_finished:
-        return "The review opens when the game is over."
-    if not ai.has_review(game.kind):
-        return f"There is no computer review for {game.title} yet."
-    return None
+    return render(
+        request, "games/review.html", {"game": game, "available": policy.review_refusal(game) is None}
+    )
 
 
 async def review_table(request: HtmxHttpRequest, pk: int) -> HttpResponse:
@@ -226,7 +231,7 @@ async def review_table(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     if request.method != "GET":
         return HttpResponse(status=405)
     game = await sync_to_async(_load_game)(pk)
-    refusal = await sync_to_async(_review_refusal)(game)
+    refusal = await sync_to_async(policy.review_refusal)(game)
     context: dict[str, object] = {"game": game, "error": refusal}
     if refusal is None:
         address = ratelimit.request_address(request)
@@ -238,7 +243,8 @@ async def review_table(request: HtmxHttpRequest, pk: int) -> HttpResponse:
             context["error"] = busy.message
         else:
             actor = await sync_to_async(actor_for)(request)
-            rows = await sync_to_async(presenters.review_rows)(game, entries, actor)
+            mine = await sync_to_async(policy.seats_of)(game, actor)
+            rows = await sync_to_async(words.review_rows)(game, entries, mine)
             context["rows"] = rows
             context["turning"] = next((r for r in rows if r["entry"].turning_point), None)
     template = "games/_review_table.html" if request.htmx else "games/review.html"

@@ -61,9 +61,11 @@ def test_ai_imports_no_django_and_no_web_code(path: Path) -> None:
 
 
 PROJECT_PACKAGES = {"games", "quarto_site"}
-# Django-side modules that still import inside a function to dodge a cycle (issue 12
-# removes them); this list only shrinks. The pure parts (engine, ai, formats) have none.
-FUNCTION_IMPORTS_ALLOWED = {GAMES / "services.py", GAMES / "ai_runner.py"}
+# Modules allowed to import inside a function: none. (GamesConfig.ready() is not a
+# dodge: Django imports apps.py before the models exist, so the subscribers that use
+# them are wired there, as Django documents for signal receivers; see ready_imports.)
+FUNCTION_IMPORTS_ALLOWED: set[Path] = set()
+APPS = GAMES / "apps.py"
 
 
 def is_project_import(node: ast.Import | ast.ImportFrom) -> bool:
@@ -73,15 +75,27 @@ def is_project_import(node: ast.Import | ast.ImportFrom) -> bool:
 
 
 def imports_inside_functions(path: Path) -> list[str]:
-    """Project imports made in a function body: a cycle dodged, or a dependency hidden."""
+    """Project imports made in a function body: a cycle dodged, or a dependency hidden.
+    The one exception is the app config's ``ready()`` in games/apps.py (see above)."""
     found = {
         (node.lineno, ast.unparse(node))
         for func in ast.walk(ast.parse(path.read_text()))
         if isinstance(func, ast.FunctionDef | ast.AsyncFunctionDef)
+        and not (path == APPS and func.name == "ready")
         for node in ast.walk(func)
         if isinstance(node, ast.Import | ast.ImportFrom) and is_project_import(node)
     }
     return [f"{path.name}:{line} {text}" for line, text in sorted(found)]
+
+
+def test_the_app_config_imports_only_what_it_subscribes() -> None:
+    """apps.ready() imports the subscribers and the event stream, nothing else."""
+    tree = ast.parse(APPS.read_text())
+    ready = next(f for f in ast.walk(tree) if isinstance(f, ast.FunctionDef) and f.name == "ready")
+    imported = [
+        alias.name for node in ast.walk(ready) if isinstance(node, ast.ImportFrom) for alias in node.names
+    ]
+    assert sorted(imported) == ["ai_runner", "events", "live"]
 
 
 @pytest.mark.parametrize(
@@ -93,9 +107,90 @@ def test_no_project_import_inside_a_function(path: Path) -> None:
     assert imports_inside_functions(path) == []
 
 
-@pytest.mark.parametrize("path", sorted(FUNCTION_IMPORTS_ALLOWED), ids=lambda p: p.name)
-def test_the_allow_list_of_function_imports_only_shrinks(path: Path) -> None:
-    assert imports_inside_functions(path), f"{path.name} no longer needs its place in the allow-list"
+def test_the_allow_list_of_function_imports_is_empty() -> None:
+    assert not FUNCTION_IMPORTS_ALLOWED
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def import_graph() -> dict[str, set[str]]:
+    """games.* module -> the games.* modules it imports at module level (any depth of
+    ``from games import x`` resolved to the module ``games.x`` when that is a module)."""
+    modules = {module_name(p): p for p in python_files(GAMES)}
+    graph: dict[str, set[str]] = {}
+    for name, path in modules.items():
+        edges = set()
+        tree = ast.parse(path.read_text())
+        for node in tree.body:  # module level only: function-level imports are refused above
+            if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+                continue
+            targets: list[str] = []
+            if isinstance(node, ast.Import):
+                targets = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                if node.level:
+                    package = path.relative_to(ROOT).with_suffix("").parts[: -node.level]
+                    base = ".".join([*package, node.module] if node.module else package)
+                else:
+                    base = node.module or ""
+                targets = [f"{base}.{alias.name}" for alias in node.names] + [base]
+            for target in targets:
+                if target in modules and target != name:
+                    edges.add(target)
+        graph[name] = edges
+    return graph
+
+
+def find_cycle(graph: dict[str, set[str]]) -> list[str]:
+    """One import cycle, as the modules along it, or [] when the graph has none."""
+    state: dict[str, int] = {}  # 1: on the current path, 2: done
+    path: list[str] = []
+
+    def visit(node: str) -> list[str]:
+        state[node] = 1
+        path.append(node)
+        for nxt in sorted(graph.get(node, ())):
+            if state.get(nxt) == 1:
+                return [*path[path.index(nxt) :], nxt]
+            if nxt not in state and (cycle := visit(nxt)):
+                return cycle
+        path.pop()
+        state[node] = 2
+        return []
+
+    for start in sorted(graph):
+        if start not in state and (cycle := visit(start)):
+            return cycle
+    return []
+
+
+def test_the_games_package_has_no_import_cycle() -> None:
+    graph = import_graph()
+    assert "games.catalog" in graph and "games.services" in graph["games.ai_runner"]
+    assert find_cycle(graph) == []
+
+
+def test_the_cycle_finder_finds_a_cycle() -> None:
+    assert find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
+    assert find_cycle({"a": {"b"}, "b": set()}) == []
+
+
+PURE = ["catalog", "boards", "phrases", "serializers", "textboard", "records"]
+
+
+@pytest.mark.parametrize("name", PURE)
+def test_the_catalog_and_the_formats_are_pure(name: str) -> None:
+    """No Django, nothing Django-side: the catalog may import the engine, the players and
+    the pure formats only."""
+    allowed = ("games.engine", "games.ai", *(f"games.{p}" for p in PURE))
+    graph = import_graph()
+    for imported in imported_modules(GAMES / f"{name}.py"):
+        assert top(imported) not in ("django", "channels", "ninja"), f"{name} imports {imported}"
+    for imported in graph[f"games.{name}"] - {"games"}:  # the package itself is empty
+        assert imported.startswith(allowed), f"{name} imports {imported}"
 
 
 def test_the_guard_catches_an_import_inside_a_function(tmp_path: Path) -> None:

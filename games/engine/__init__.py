@@ -1,11 +1,15 @@
-"""Pure game rules: no Django, no database, no AI. Each game is one module."""
+"""Pure game rules: no Django, no database, no AI. Each game is one module.
+
+:data:`GAMES` lists the rules by kind for the pure layer (a record names its game);
+the site asks :mod:`games.catalog`, which says everything else about each game.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
 from . import connect, quarto, tictactoe, ultimate
-from .base import BadNotation, GameRules, IllegalMove, MoveError, OptionError, Outcome, State
+from .base import BadNotation, GameRules, IllegalMove, MoveError, OptionError, OptionSpec, Outcome, State
 
 GAMES: dict[str, GameRules[Any, Any]] = {
     rules.kind: rules for rules in (quarto.RULES, tictactoe.RULES, connect.RULES, ultimate.RULES)
@@ -26,6 +30,7 @@ __all__ = [
     "IllegalMove",
     "MoveError",
     "OptionError",
+    "OptionSpec",
     "Outcome",
     "State",
     "get_rules",

@@ -106,6 +106,31 @@ S = TypeVar("S", bound=State[Any])
 
 
 @dataclass(frozen=True)
+class OptionSpec:
+    """One new-game option, declared once: ``clean_options`` checks it and the new-game
+    form is built from it. ``type`` is "int" (from ``min`` to ``max``) or "bool"."""
+
+    name: str
+    label: str
+    type: str
+    default: int | bool
+    min: int | None = None
+    max: int | None = None
+
+    def clean(self, options: Mapping[str, Any]) -> int | bool:
+        if self.type == "bool":
+            return bool_option(options, self.name, bool(self.default))
+        assert self.min is not None and self.max is not None
+        return int_option(options, self.name, int(self.default), self.min, self.max)
+
+
+def clean_by_specs(options: Mapping[str, Any], specs: Sequence[OptionSpec]) -> dict[str, Any]:
+    """Every declared option checked (unknown names refused), in declaration order."""
+    reject_unknown(options, [spec.name for spec in specs])
+    return {spec.name: spec.clean(options) for spec in specs}
+
+
+@dataclass(frozen=True)
 class GameRules(Generic[S, M]):
     """A game's entry points, as the rest of the site sees them."""
 
@@ -115,6 +140,7 @@ class GameRules(Generic[S, M]):
     parse_move: Callable[[str], M]
     clean_options: Callable[[Mapping[str, Any]], dict[str, Any]]
     default_options: Mapping[str, Any] = field(default_factory=dict)
+    options: tuple[OptionSpec, ...] = ()
 
     def new_state(self, options: Mapping[str, Any] | None = None) -> S:
         return self.initial_state(**self.clean_options(options or {}))

@@ -22,11 +22,10 @@ from .base import (
     GameRules,
     IllegalMove,
     OptionError,
+    OptionSpec,
     Outcome,
-    bool_option,
     check_playing,
     check_turn,
-    int_option,
     reject_unknown,
 )
 from .grid import FILES, cell_name, draw_marks, parse_cell, read_marks, with_mark
@@ -34,6 +33,13 @@ from .grid import FILES, cell_name, draw_marks, parse_cell, read_marks, with_mar
 MIN_SIZE, MAX_SIZE = 3, 12
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
 DEFAULTS: dict[str, Any] = {"width": 7, "height": 6, "n": 4, "gravity": True, "players": 2}
+OPTIONS = (
+    OptionSpec("width", "Width", "int", DEFAULTS["width"], MIN_SIZE, MAX_SIZE),
+    OptionSpec("height", "Height", "int", DEFAULTS["height"], MIN_SIZE, MAX_SIZE),
+    OptionSpec("n", "In a row", "int", DEFAULTS["n"], MIN_SIZE, MAX_SIZE),
+    OptionSpec("players", "Players", "int", DEFAULTS["players"], MIN_PLAYERS, MAX_PLAYERS),
+    OptionSpec("gravity", "Gravity (stones fall, as in Connect Four)", "bool", DEFAULTS["gravity"]),
+)
 OPTION_NAMES = tuple(DEFAULTS)
 SYMBOLS = ("X", "O", "A", "B")
 # (file step, rank step): horizontal, vertical, rising diagonal, falling diagonal.
@@ -297,16 +303,17 @@ def initial_state(
 
 def clean_options(options: Mapping[str, Any]) -> dict[str, Any]:
     reject_unknown(options, OPTION_NAMES)
-    width = int_option(options, "width", DEFAULTS["width"], MIN_SIZE, MAX_SIZE)
-    height = int_option(options, "height", DEFAULTS["height"], MIN_SIZE, MAX_SIZE)
+    by_name = {spec.name: spec for spec in OPTIONS}
+    width = by_name["width"].clean(options)
+    height = by_name["height"].clean(options)
     longest = max(width, height)
-    n = int_option(options, "n", DEFAULTS["n"], MIN_SIZE, MAX_SIZE)
+    n = by_name["n"].clean(options)
     if n > longest:
         raise OptionError(
             "n", f"n must be from {MIN_SIZE} to {longest} on a {width}x{height} board, not {n}."
         )
-    gravity = bool_option(options, "gravity", DEFAULTS["gravity"])
-    players = int_option(options, "players", DEFAULTS["players"], MIN_PLAYERS, MAX_PLAYERS)
+    gravity = by_name["gravity"].clean(options)
+    players = by_name["players"].clean(options)
     return {"width": width, "height": height, "n": n, "gravity": gravity, "players": players}
 
 
@@ -350,4 +357,5 @@ RULES: GameRules[State, Move] = GameRules(
     parse_move=parse_move,
     clean_options=clean_options,
     default_options=dict(DEFAULTS),
+    options=OPTIONS,
 )

@@ -19,11 +19,11 @@ from .base import (
     BadNotation,
     GameRules,
     IllegalMove,
+    OptionSpec,
     Outcome,
-    bool_option,
     check_playing,
     check_turn,
-    reject_unknown,
+    clean_by_specs,
 )
 from .grid import blocks, cell_name, lines, lines_through, parse_cell, rows_top_first
 
@@ -225,9 +225,11 @@ def initial_state(advanced: bool = False) -> State:
     return State(advanced=advanced)
 
 
+OPTIONS = (OptionSpec("advanced", "Advanced rule: a 2x2 square also wins", "bool", False),)
+
+
 def clean_options(options: Mapping[str, Any]) -> dict[str, Any]:
-    reject_unknown(options, ("advanced",))
-    return {"advanced": bool_option(options, "advanced", False)}
+    return clean_by_specs(options, OPTIONS)
 
 
 def from_ascii(text: str, in_hand: int | None = None, to_move: int = 0, advanced: bool = False) -> State:
@@ -270,4 +272,5 @@ RULES: GameRules[State, Action] = GameRules(
     parse_move=parse_move,
     clean_options=clean_options,
     default_options={"advanced": False},
+    options=OPTIONS,
 )

@@ -9,7 +9,7 @@ from collections.abc import Mapping
 
 import pytest
 
-from games import ai
+from games import catalog
 from games.ai.base import DRAW, LOSS, WIN, ReviewEntry, mark_turning_point
 from games.engine import get_rules
 
@@ -27,13 +27,14 @@ def random_game(kind: str, options: Mapping[str, object], seed: int) -> list[str
 
 def test_every_game_with_a_computer_player_has_a_review() -> None:
     for kind in ("quarto", "tictactoe", "connect", "ultimate"):
-        assert ai.has_player(kind) and ai.has_review(kind)
+        spec = catalog.get(kind)
+        assert spec.player is not None and spec.capabilities.review
 
 
 def test_tictactoe_review_is_exact_and_turns_on_the_loser_s_move() -> None:
     # O answers the centre with an edge (b1) and loses; X wins on file c.
     moves = ["b2", "b1", "c1", "a3", "c3", "a1", "c2"]
-    entries = ai.review("tictactoe", {}, moves, 0.01)
+    entries = catalog.review("tictactoe", {}, moves, 0.01)
     assert [e.text for e in entries] == moves and [e.seat for e in entries] == [0, 1] * 3 + [0]
     assert all(e.proved and e.verdict is not None for e in entries)
     assert entries[0].value_before == DRAW and entries[0].verdict == "best"
@@ -48,7 +49,7 @@ def test_connect_four_review_uses_the_solver_where_it_reaches_and_estimates_else
     moves = ["a", "b", "a", "b", "a", "c", "a"]
     rules = get_rules("connect")
     moves = [str(rules.parse_move(m)) for m in moves]
-    entries = ai.review("connect", {}, moves, 0.05)
+    entries = catalog.review("connect", {}, moves, 0.05)
     assert [e.ply for e in entries] == list(range(1, 8))
     last = entries[-1]
     assert last.proved and last.value_after == WIN and last.distance_after == 1
@@ -62,13 +63,13 @@ def test_connect_four_review_uses_the_solver_where_it_reaches_and_estimates_else
 def test_a_small_connect_board_is_reviewed_exactly() -> None:
     options = {"width": 4, "height": 4, "n": 3}
     moves = random_game("connect", options, seed=5)
-    entries = ai.review("connect", options, moves, 0.2)
+    entries = catalog.review("connect", options, moves, 0.2)
     assert len(entries) == len(moves) and all(e.proved for e in entries)
 
 
 def test_ultimate_review_gives_labelled_estimates() -> None:
     moves = random_game("ultimate", {}, seed=2)
-    entries = ai.review("ultimate", {}, moves, 0.005)
+    entries = catalog.review("ultimate", {}, moves, 0.005)
     assert [e.text for e in entries] == moves
     unproved = [e for e in entries if not e.proved]
     assert unproved and all(e.verdict is None for e in unproved)

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import pytest
 from django.test import Client
 
-from games import ai
+from games import catalog
 from games.ai.base import ActionValue
 
 from .api_helpers import SECOND_WINS, auth, create, error_of, move, play_through, two_players
@@ -27,7 +28,7 @@ def fake_analysis(monkeypatch: pytest.MonkeyPatch) -> list[tuple[Any, float]]:
             ActionValue(m, None, False, score=0.25) for m in moves[1:]
         ]
 
-    monkeypatch.setattr(ai, "analyse", analyse)
+    monkeypatch.setattr(catalog, "analyse", analyse)
     return calls
 
 
@@ -82,10 +83,10 @@ def test_unknown_game_is_404(client: Client, fake_analysis: list[Any]) -> None:
 
 
 def test_a_player_without_analysis_is_501(client: Client, monkeypatch: pytest.MonkeyPatch) -> None:
-    def missing(kind: str, state: Any, budget: float) -> list[ActionValue]:
-        raise AttributeError("module has no attribute 'analyse'")
-
-    monkeypatch.setattr(ai, "analyse", missing)
+    # Declared, not probed: a game whose entry offers no analysis.
+    quarto = catalog.get("quarto")
+    no_analysis = dataclasses.replace(quarto.capabilities, analysis=False)
+    monkeypatch.setitem(catalog.CATALOG, "quarto", dataclasses.replace(quarto, capabilities=no_analysis))
     data = create(client)
     response = client.get(f"/api/v1/games/{data['id']}/analysis", headers=auth(data["token"]))
     assert error_of(response) == (501, "no_analysis")

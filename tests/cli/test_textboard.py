@@ -10,7 +10,7 @@ from games.engine import Outcome, get_rules
 
 def test_quarto_board_shows_pieces_hand_and_names() -> None:
     state = get_rules("quarto").replay({}, ["8", "a1", "15"])
-    text = textboard.draw("quarto", state)
+    text = textboard.draw(state, textboard.QUARTO)
     lines = text.splitlines()
     assert lines[0].split() == ["a", "b", "c", "d"]
     assert lines[4].split() == ["1", "8", ".", ".", "."]
@@ -32,7 +32,7 @@ class Grid:
 
 def test_grid_games_draw_owner_symbols() -> None:
     state = Grid(3, 3, (0, None, None, None, 1, None, None, None, 2))
-    assert textboard.draw("tictactoe", state).splitlines() == [
+    assert textboard.draw(state).splitlines() == [
         "   a b c",
         "3  . . A",
         "2  . O .",
@@ -42,7 +42,7 @@ def test_grid_games_draw_owner_symbols() -> None:
 
 def test_wide_boards_keep_rank_numbers_aligned() -> None:
     state = Grid(12, 12, (None,) * 144)
-    lines = textboard.draw("connect", state).splitlines()
+    lines = textboard.draw(state).splitlines()
     assert lines[1].startswith("12  .") and lines[-1].startswith(" 1  .")
     assert lines[0].split()[-1] == "l"
 
@@ -52,7 +52,7 @@ def test_ultimate_draws_box_lines_and_where_to_play() -> None:
     board[0] = 0  # a1
     board[40] = 1  # e5, the centre
     state = Grid(9, 9, tuple(board), allowed_boards=(4,))
-    lines = textboard.draw("ultimate", state).splitlines()
+    lines = textboard.draw(state, textboard.ULTIMATE).splitlines()
     assert lines[0] == "   a b c │ d e f │ g h i"
     assert lines[4] == "  ───────┼───────┼───────"
     assert lines[6] == "5  . . . │ . O . │ . . ."

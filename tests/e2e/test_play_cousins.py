@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from games import ai
+from games import catalog
 
 from .pages import click_and_wait, result, wait_for_turn
 
@@ -42,7 +42,7 @@ def assert_finished(page: Any, text: str, line: int) -> None:
         assert page.locator(".grid__cell.is-winning").count() >= line
 
 
-@pytest.mark.parametrize("level", ai.levels("tictactoe"))
+@pytest.mark.parametrize("level", catalog.get("tictactoe").levels)
 def test_tictactoe_to_the_end_against_each_level(server: str, quiet_page: Any, level: str) -> None:
     page = quiet_page
     start(page, server, "tictactoe", level)
@@ -52,7 +52,7 @@ def test_tictactoe_to_the_end_against_each_level(server: str, quiet_page: Any, l
         assert "You win" not in text
 
 
-@pytest.mark.parametrize("level", ai.levels("connect"))
+@pytest.mark.parametrize("level", catalog.get("connect").levels)
 def test_connect_four_to_the_end_against_each_level(server: str, quiet_page: Any, level: str) -> None:
     page = quiet_page
     start(page, server, "connect", level)
@@ -68,7 +68,7 @@ def test_four_player_connect_with_three_computers(server: str, quiet_page: Any) 
     assert "wins" in result_text or "Draw" in result_text
 
 
-@pytest.mark.parametrize("level", ai.levels("ultimate"))
+@pytest.mark.parametrize("level", catalog.get("ultimate").levels)
 def test_ultimate_to_the_end_against_each_level(server: str, quiet_page: Any, level: str) -> None:
     page = quiet_page
     start(page, server, "ultimate", level)

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from games import ai, ai_runner, ratelimit
+from games import ai_runner, catalog, ratelimit
 from games.models import Game
 
 from ..api.api_helpers import create, error_of
@@ -105,14 +105,14 @@ def test_hint_while_busy_says_so_in_the_status_line(client: Client, held: thread
 def test_a_review_is_computed_once_for_many_simultaneous_readers(monkeypatch: pytest.MonkeyPatch) -> None:
     game = finished_game()
     calls: list[int] = []
-    real = ai.review
+    real = catalog.review
 
     def slow_review(*args: Any) -> list[Any]:
         calls.append(1)
         time.sleep(0.5)
         return real(*args)
 
-    monkeypatch.setattr(ai, "review", slow_review)
+    monkeypatch.setattr(catalog, "review", slow_review)
     pages: list[str] = []
 
     def read(n: int) -> None:
@@ -133,7 +133,7 @@ def test_a_review_is_computed_once_for_many_simultaneous_readers(monkeypatch: py
 
 def test_no_review_of_a_game_in_progress(client: Client, monkeypatch: pytest.MonkeyPatch) -> None:
     data = create(client)
-    monkeypatch.setattr(ai, "review", lambda *args: pytest.fail("reviewed a live game"))
+    monkeypatch.setattr(catalog, "review", lambda *args: pytest.fail("reviewed a live game"))
     html = client.get(f"/games/{data['id']}/review/table", headers=HTMX).content.decode()
     assert "The review opens when the game is over." in html
 

@@ -9,6 +9,7 @@ import pytest
 from django.db import connection
 
 from games import services
+from games.engine import quarto
 from games.models import Game, Move
 from games.services import AI, Actor, ServiceError, play_move
 
@@ -75,7 +76,9 @@ def test_human_move_then_the_computer_replies() -> None:
     assert texts[0] == "5" and len(texts) == 3
     assert game.ply == 3
     assert game.ai_due_at is None
-    assert game.state.to_move == 0 and game.state.phase == "place"
+    state = game.state
+    assert isinstance(state, quarto.State)
+    assert state.to_move == 0 and state.phase == "place"
     assert list(game.moves.values_list("seat", flat=True)) == [0, 1, 1]
 
 
@@ -84,7 +87,9 @@ def test_computer_starts_when_it_wins_the_toss() -> None:
         "quarto", {}, opponent="ai", level="casual", seat="second", player_id="h"
     ).game
     game.refresh_from_db()
-    assert game.ply == 1 and game.state.to_move == 1 and game.state.phase == "place"
+    state = game.state
+    assert isinstance(state, quarto.State)
+    assert game.ply == 1 and state.to_move == 1 and state.phase == "place"
 
 
 def test_seat_and_turn_checks() -> None:

@@ -16,9 +16,8 @@ from typing import Any, TextIO
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.test.utils import override_settings
 
-from games import ai, services, textboard
+from games import catalog, services, textboard
 from games.ai_runner import runner
-from games.engine import GAMES, quarto
 from games.models import Game
 
 QUIT = ("quit", "exit", "q")
@@ -30,7 +29,7 @@ class Command(BaseCommand):
     stealth_options = ("stdin",)
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("game", choices=sorted(GAMES))
+        parser.add_argument("game", choices=sorted(catalog.CATALOG))
         parser.add_argument("--vs", choices=services.OPPONENTS, default="ai", help="opponent (default ai)")
         parser.add_argument("--level", help="the computer's level")
         parser.add_argument("--seat", choices=services.SEAT_CHOICES, default="random", help="who starts")
@@ -60,8 +59,9 @@ class Command(BaseCommand):
         if options["advanced"]:
             game_options["advanced"] = True
         level = options["level"]
-        if options["vs"] == "ai" and level and level not in ai.levels(kind):
-            raise CommandError(f"--level must be one of {', '.join(ai.levels(kind))}.")
+        levels = catalog.get(kind).levels
+        if options["vs"] == "ai" and level and level not in levels:
+            raise CommandError(f"--level must be one of {', '.join(levels)}.")
         try:
             self.actors, game = self.start(kind, game_options, options["vs"], level, options["seat"])
         except services.ServiceError as exc:
@@ -102,7 +102,7 @@ class Command(BaseCommand):
             seen = self.announce(game, seen)
             state = game.state
             if drawn != game.ply:
-                self.stdout.write("\n" + textboard.draw(game.kind, state) + "\n")
+                self.stdout.write("\n" + catalog.get(game.kind).draw(state) + "\n")
                 drawn = game.ply
             if game.is_finished:
                 self.stdout.write(self.final_words(game, state))
@@ -113,7 +113,7 @@ class Command(BaseCommand):
                 if Game.objects.get(pk=game_id).ply == game.ply:
                     raise CommandError("The computer did not move.")
                 continue
-            text = self.ask(f"{self.name(state.to_move)} {self.task(game.kind, state)} > ")
+            text = self.ask(f"{self.name(state.to_move)} {catalog.get(game.kind).words.task(state)} > ")
             if text is None:
                 self.stdout.write(f"\nEnd of input: game #{game.pk} is saved, unfinished.")
                 return
@@ -145,7 +145,7 @@ class Command(BaseCommand):
         moves = list(game.moves.order_by("ply").values_list("seat", "text"))
         for seat, text in moves[seen:]:
             if seat not in self.actors:
-                self.stdout.write(f"The computer {self.action_words(game.kind, text)}.")
+                self.stdout.write(f"The computer {catalog.get(game.kind).words.terminal(text)}.")
         return len(moves)
 
     # -- words --------------------------------------------------------------------
@@ -161,23 +161,6 @@ class Command(BaseCommand):
             order = "you start" if mine == 0 else "the computer starts"
             return f"you against the computer ({game.ai_level}), {order}"
         return f"{len(self.actors)} players at this terminal"
-
-    def action_words(self, kind: str, text: str) -> str:
-        if kind == "quarto":
-            move = quarto.parse_move(text)
-            if isinstance(move, quarto.Give):
-                return f"gives you piece {move.piece} ({quarto.piece_name(move.piece)})"
-            return f"places it on {text}"
-        return f"plays {text}"
-
-    def task(self, kind: str, state: Any) -> str:
-        if kind == "quarto":
-            return (
-                "to place the piece in hand (a1-d4)"
-                if state.in_hand is not None
-                else "to give a piece (0-15)"
-            )
-        return "to move"
 
     def final_words(self, game: Game, state: Any) -> str:
         outcome = state.outcome

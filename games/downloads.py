@@ -1,0 +1,56 @@
+"""A game as data: the JSON position (API, JSON socket) and the record files to download."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import HttpResponse, JsonResponse
+
+from . import catalog, records
+from .models import Game
+
+
+def status_word(game: Game) -> str:
+    if game.status == Game.Status.WAITING:
+        return "waiting"
+    return "finished" if game.is_finished else "playing"
+
+
+def game_json(game: Game) -> dict[str, Any]:
+    """The position as the API and the JSON WebSocket send it."""
+    spec = catalog.get(game.kind)
+    data = {"id": game.pk, **spec.serialize(game.options, game.state, game.move_texts, status_word(game))}
+    data["seats"] = [
+        {"seat": s.index, "kind": s.kind, "label": s.label, "open": s.is_open} for s in game.seat_list
+    ]
+    if game.ai_level:
+        data["level"] = game.ai_level
+    return data
+
+
+def game_record(game: Game) -> records.Record:
+    state = game.state
+    return records.Record(
+        kind=game.kind,
+        options=game.options,
+        moves=tuple(game.move_texts),
+        players=tuple(s.label for s in game.seat_list),
+        date=game.created.date().isoformat(),
+        result=records.result_text(state.outcome, state.num_players),
+    )
+
+
+def record_download(game: Game, format: str) -> HttpResponse:
+    """The game's record as a file to save: ``format`` is "text" or "json"."""
+    record = game_record(game)
+    name = f"{game.kind}-{game.pk}"
+    if format == "json":
+        response: HttpResponse = JsonResponse(records.to_json(record), json_dumps_params={"indent": 1})
+        name += ".json"
+    elif format == "text":
+        response = HttpResponse(records.format_text(record), content_type="text/plain; charset=utf-8")
+        name += ".txt"
+    else:
+        raise ValueError(f"no record format {format!r}")
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
+    return response

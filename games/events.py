@@ -1,0 +1,64 @@
+"""One stream of game events: the services publish what happened, subscribers react.
+
+Like lichess's move player publishing on its bus, the services never call the live
+push or the AI runner: :func:`publish` hands a :class:`GameEvent` to every subscriber
+once the transaction that made it commits. Subscribers register in
+``GamesConfig.ready()`` (games/apps.py). A subscriber's failure is logged and never
+undoes or breaks the action that was published.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Literal
+
+from django.db import transaction
+
+log = logging.getLogger(__name__)
+
+# "chat", "offer" and "presence" will join these.
+EventKind = Literal["created", "joined", "moved", "imported"]
+
+
+@dataclass(frozen=True)
+class GameEvent:
+    """Something happened to a game: it is now at ``ply``."""
+
+    game_id: int
+    ply: int
+    kind: EventKind
+
+
+Subscriber = Callable[[GameEvent], None]
+_subscribers: list[Subscriber] = []
+
+
+def subscribe(subscriber: Subscriber) -> None:
+    """Call ``subscriber`` with every event from now on (once, however often registered)."""
+    if subscriber not in _subscribers:
+        _subscribers.append(subscriber)
+
+
+def unsubscribe(subscriber: Subscriber) -> None:
+    if subscriber in _subscribers:
+        _subscribers.remove(subscriber)
+
+
+def subscribers() -> tuple[Subscriber, ...]:
+    return tuple(_subscribers)
+
+
+def publish(event: GameEvent) -> None:
+    """Deliver ``event`` after the current transaction commits (at once outside one)."""
+    transaction.on_commit(lambda: deliver(event))
+
+
+def deliver(event: GameEvent) -> None:
+    """Every subscriber, in the order they registered; none can break the others."""
+    for subscriber in tuple(_subscribers):
+        try:
+            subscriber(event)
+        except Exception:
+            log.exception("subscriber %r failed on %s", subscriber, event)

@@ -1,0 +1,160 @@
+"""A game in sentences, from the viewer's side: seat names, the status line, the review.
+
+The phrases of each game's actions come from its catalog entry
+(:class:`games.phrases.ActionWords`); this module only puts who did what around them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import catalog
+from .ai.base import ReviewEntry
+from .catalog import GameSpec
+from .engine import State
+from .engine.grid import cell_name
+from .models import Game, Seat
+
+
+def capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def seat_word(seat_index: int, mine: list[int], seats: list[Seat]) -> str:
+    if seat_index in mine and len(mine) == 1:
+        return "you"
+    seat = seats[seat_index]
+    if seat.is_ai:
+        return "the computer"
+    return seat.name or f"player {seat_index + 1}"
+
+
+def seat_title(spec: GameSpec, seat_index: int, seats: list[Seat]) -> str:
+    """A seat named so that anyone can tell it from the others: "X (the computer)",
+    "Player 2 (O)", "Player 1 (the computer)", "Player 2 (Ann)"."""
+    seat = seats[seat_index]
+    who = "the computer" if seat.is_ai else seat.name
+    if spec.symbols:
+        symbol = spec.symbol(seat_index)
+        return f"{symbol} ({who})" if who else f"Player {seat_index + 1} ({symbol})"
+    return f"Player {seat_index + 1} ({who})" if who else f"Player {seat_index + 1}"
+
+
+def seat_name(spec: GameSpec, seat_index: int, mine: list[int], seats: list[Seat]) -> str:
+    """A seat as this viewer reads it: "you" for their own seat; "the computer" when only
+    one seat is the computer's; the opponent's name (or "player 2") for a player facing
+    one opponent; else the seat's full :func:`seat_title`."""
+    if seat_index in mine and len(mine) == 1:
+        return "you"
+    if seats[seat_index].is_ai and sum(s.is_ai for s in seats) == 1:
+        return "the computer"
+    if len(mine) == 1 and len(seats) == 2:
+        return seat_word(seat_index, mine, seats)
+    return seat_title(spec, seat_index, seats)
+
+
+def with_symbol(spec: GameSpec, seat_index: int, who: str, seats: list[Seat]) -> str:
+    """``who`` followed by the seat's symbol where seats have symbols, unless it names it."""
+    if not spec.symbols or who == seat_title(spec, seat_index, seats):
+        return who
+    return f"{who} ({spec.symbol(seat_index)})"
+
+
+def last_action_text(game: Game, state: State[Any], mine: list[int], seats: list[Seat]) -> str:
+    """The newest action in words, for the status line (read out by screen readers)."""
+    if not game.move_texts:
+        return ""
+    spec = catalog.get(game.kind)
+    text = game.move_texts[-1]
+    seat = game.last_seat if game.last_seat is not None else state.to_move
+    who = seat_name(spec, seat, mine, seats)
+    cell = spec.last_cell(state, spec.last_move(game.move_texts))
+    where = cell_name(cell, state.width) if cell is not None else text
+    return f"{capital(with_symbol(spec, seat, who, seats))} {spec.words.last(state, text, where)}."
+
+
+def outcome_text(game: Game, state: State[Any], mine: list[int], seats: list[Seat]) -> str:
+    """Who won, said from the viewer's side: "You win!", "You lose: the computer wins.",
+    or for a spectator "X (the computer) wins!"."""
+    spec = catalog.get(game.kind)
+    outcome = state.outcome
+    assert outcome is not None
+    if outcome.winner is None:
+        return spec.words.draw
+    winner = seat_name(spec, outcome.winner, mine, seats)
+    if winner == "you":
+        text = "You win!"
+    elif len(mine) == 1:
+        text = f"You lose: {with_symbol(spec, outcome.winner, winner, seats)} wins."
+    else:
+        text = f"{capital(with_symbol(spec, outcome.winner, winner, seats))} wins!"
+    if outcome.shared:
+        text += f" The line shares: {', '.join(outcome.shared)}."
+    return text
+
+
+def status_text(game: Game, state: State[Any], mine: list[int], seats: list[Seat]) -> str:
+    """One sentence: the result, or who is to do what (the computer: that it is thinking)."""
+    if state.outcome is not None:
+        return outcome_text(game, state, mine, seats)
+    if game.status == Game.Status.WAITING:
+        if mine:
+            return "Waiting for a friend to join: share the invite link."
+        return "Waiting for players to join."
+    spec = catalog.get(game.kind)
+    who = seat_name(spec, state.to_move, mine, seats)
+    thinking = seats[state.to_move].is_ai
+    task = spec.words.turn(state)
+    if task is not None:
+        if who == "you":
+            return f"Your turn: {task.yours}."
+        if thinking:
+            return f"{capital(who)} is thinking about {task.thinking}…"
+        return f"{capital(who)} to {task.others}."
+    if who == "you":
+        return f"Your turn: you play {spec.symbol(state.to_move)}."
+    who = capital(with_symbol(spec, state.to_move, who, seats))
+    return f"{who} is thinking…" if thinking else f"{who} to move."
+
+
+# -- post-game review ---------------------------------------------------------------
+
+VERDICTS = {
+    "best": ("✓", "best"),
+    "inaccuracy": ("?!", "inaccuracy"),
+    "blunder": ("??", "blunder"),
+    None: ("·", "not proved"),
+}
+
+
+def value_words(value: str | None, distance: int | None, score: float | None = None) -> str:
+    if value is None:
+        return "not proved" if score is None else f"estimate {score:+.2f}"
+    if value == "draw" or distance is None:
+        return value
+    return f"{value} in {distance}"
+
+
+def review_rows(game: Game, entries: list[ReviewEntry], mine: list[int]) -> list[dict[str, Any]]:
+    """The review table's rows, each action said by whom and how good it was."""
+    spec = catalog.get(game.kind)
+    rules = spec.rules
+    state = rules.new_state(game.options)
+    rows = []
+    for entry in entries:
+        icon, word = VERDICTS.get(entry.verdict, VERDICTS[None])
+        who = seat_word(entry.seat, mine, game.seat_list)
+        rows.append(
+            {
+                "entry": entry,
+                "who": capital(who),
+                "words": spec.words.review(state, entry.text),
+                "icon": icon,
+                "verdict": word,
+                "verdict_class": entry.verdict or "unknown",
+                "before": value_words(entry.value_before, entry.distance_before, entry.score_before),
+                "after": value_words(entry.value_after, entry.distance_after, entry.score_after),
+            }
+        )
+        state = state.play(rules.parse_move(entry.text))
+    return rows
