@@ -6,7 +6,8 @@ from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 
-from . import presenters
+from games.web import presenters
+
 from .models import Game, Move, Seat
 
 

@@ -11,7 +11,9 @@ class GamesConfig(AppConfig):
         Django loads the models only after this module, so the modules that use them
         are imported here (the one place the architecture test allows it).
         """
-        from . import ai_runner, events, live
+        from games import events
+        from games.live import push
+        from games.runner import turns
 
-        events.subscribe(live.on_game_event)
-        events.subscribe(ai_runner.on_game_event)
+        events.subscribe(push.on_game_event)
+        events.subscribe(turns.on_game_event)

@@ -20,7 +20,8 @@ from functools import cached_property
 from types import ModuleType
 from typing import Any
 
-from . import boards, phrases, serializers, textboard
+from games.formats import boards, phrases, serializers, textboard
+
 from .ai.base import ActionValue, ReviewEntry, review_game
 from .engine import GameRules, OptionError, OptionSpec, State, connect, quarto, tictactoe, ultimate
 

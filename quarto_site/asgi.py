@@ -15,8 +15,8 @@ from django.core.asgi import get_asgi_application
 
 django_asgi_app = get_asgi_application()
 
-from games.ai_runner import runner  # noqa: E402
-from games.routing import websocket_urlpatterns  # noqa: E402
+from games.live.routing import websocket_urlpatterns  # noqa: E402
+from games.runner.turns import runner  # noqa: E402
 
 
 class BindRunner:

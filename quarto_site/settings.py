@@ -142,7 +142,7 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 if redis_url := os.environ.get("REDIS_URL"):
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "games.layers.PatientRedisChannelLayer",
+            "BACKEND": "games.live.layers.PatientRedisChannelLayer",
             "CONFIG": {"hosts": [redis_url], "prefix": os.environ.get("CHANNEL_PREFIX", "quarto")},
         }
     }

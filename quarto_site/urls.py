@@ -1,7 +1,7 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from games.api import api, bad_request, not_found
+from games.api.endpoints import api, bad_request, not_found
 
 handler400 = bad_request
 
@@ -10,5 +10,5 @@ urlpatterns = [
     path("api/v1/", not_found),
     path("api/v1/", api.urls),
     path("api/v1/<path:rest>", not_found),
-    path("", include("games.urls")),
+    path("", include("games.web.urls")),
 ]

@@ -27,7 +27,7 @@ def rng() -> random.Random:
 @pytest.fixture
 def no_ai_reply(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """Keep the computer from answering, to inspect the position after a human move."""
-    from games.ai_runner import runner
+    from games.runner.turns import runner
 
     monkeypatch.setattr(runner, "schedule", lambda game_id: None)
     yield

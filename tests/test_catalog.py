@@ -18,12 +18,15 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from games import boards, catalog, downloads, presenters, services
+from games import catalog
 from games.engine import GameRules, IllegalMove, OptionSpec, Outcome, State
 from games.engine.base import check_playing, check_turn, clean_by_specs
 from games.engine.grid import cell_name, parse_cell
+from games.formats import boards
 from games.models import Game
-from games.services import Actor
+from games.services import moves as services
+from games.services.moves import Actor
+from games.web import downloads, presenters
 
 # -- every entry -------------------------------------------------------------------
 

@@ -6,8 +6,11 @@ from collections.abc import Iterator
 
 import pytest
 
-from games import ai_runner, events, live, services
+from games import events
 from games.events import GameEvent
+from games.live import push as live
+from games.runner import turns as ai_runner
+from games.services import moves as services
 
 
 @pytest.fixture

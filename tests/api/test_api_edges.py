@@ -39,7 +39,7 @@ def test_pages_and_the_api_carry_a_strict_content_security_policy(client: Client
 
 @pytest.mark.parametrize("kind", ["quarto", "tictactoe", "connect", "ultimate"])
 def test_game_pages_have_no_inline_style_or_script(client: Client, kind: str) -> None:
-    from games import services
+    from games.services import moves as services
 
     game = services.create_game(kind, {}, opponent="human", seat="first", player_id="p").game
     html = client.get(game.get_absolute_url()).content.decode()

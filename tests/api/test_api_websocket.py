@@ -10,8 +10,8 @@ import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 
-from games import services
-from games.services import Actor, play_move
+from games.services import moves as services
+from games.services.moves import Actor, play_move
 from quarto_site.asgi import application
 
 pytestmark = [pytest.mark.django_db(transaction=True)]

@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from games import serializers
 from games.engine import Outcome, get_rules
+from games.formats import serializers
 
 from .api_helpers import SECOND_WINS
 

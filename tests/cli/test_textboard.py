@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from games import textboard
 from games.engine import Outcome, get_rules
+from games.formats import textboard
 
 
 def test_quarto_board_shows_pieces_hand_and_names() -> None:

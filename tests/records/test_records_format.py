@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
-from games import records
 from games.engine import Outcome
-from games.records import Record, RecordError
+from games.formats import records
+from games.formats.records import Record, RecordError
 
 SECOND_WINS = ("8", "a1", "0", "a4", "9", "b1", "1", "b4", "10", "c1", "2", "c4", "11", "d1")
 WON = Record(

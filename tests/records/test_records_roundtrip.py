@@ -13,9 +13,10 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from games import records, services
 from games.engine import GAMES
+from games.formats import records
 from games.models import Game
+from games.services import moves as services
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

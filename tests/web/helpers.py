@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from games import services
 from games.models import Game
+from games.services import moves as services
 
 
 def human_first_vs_ai(player_id: str = "s-human", level: str = "casual", **options: object) -> Game:

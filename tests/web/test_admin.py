@@ -7,7 +7,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
-from games import services
+from games.services import moves as services
 
 from .helpers import human_first_vs_ai
 
@@ -15,7 +15,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def test_admin_lists_games_and_renders_board_and_moves(client: Client) -> None:
-    from games.services import Actor, play_move
+    from games.services.moves import Actor, play_move
 
     game = human_first_vs_ai(level="beginner")
     play_move(game.pk, Actor(player_id="s-human"), "15", 0)

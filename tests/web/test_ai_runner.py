@@ -9,10 +9,10 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games import ai_runner
-from games.ai_runner import Runner, claim, load_job, run_worker
 from games.models import Game
-from games.services import Actor, play_move
+from games.runner import turns as ai_runner
+from games.runner.turns import Runner, claim, load_job, run_worker
+from games.services.moves import Actor, play_move
 
 from .helpers import human_first_vs_ai
 

@@ -8,7 +8,7 @@ import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 
-from games.services import Actor, play_move
+from games.services.moves import Actor, play_move
 from quarto_site.asgi import application
 
 from .helpers import human_first_vs_ai

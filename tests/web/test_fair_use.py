@@ -10,8 +10,10 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from games import ai_runner, catalog, ratelimit
+from games import catalog
 from games.models import Game
+from games.runner import turns as ai_runner
+from games.services import ratelimit
 
 from ..api.api_helpers import create, error_of
 from .test_review import finished_game

@@ -11,7 +11,7 @@ from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.test import Client
 
-from games import consumers
+from games.live import consumers
 from games.models import Game
 from quarto_site.asgi import application
 

@@ -14,7 +14,7 @@ from channels.testing import WebsocketCommunicator
 from django.test import Client
 
 from games.models import Game
-from games.services import Actor, play_move
+from games.services.moves import Actor, play_move
 from quarto_site.asgi import application
 
 from .helpers import human_first_vs_ai

@@ -12,7 +12,7 @@ import re
 import pytest
 from django.test import Client
 
-from games import services
+from games.services import moves as services
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

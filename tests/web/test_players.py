@@ -6,8 +6,8 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
-from games import players
 from games.models import Game, Move, Seat, player_fingerprint
+from games.services import players
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -53,7 +53,7 @@ def test_a_session_from_before_player_ids_keeps_its_seats(client: Client, no_ai_
     session["seen"] = True
     session.save()
     client.cookies["sessionid"] = str(session.session_key)  # an old session: a key, no player id
-    from games import services
+    from games.services import moves as services
 
     game = services.create_game("quarto", {}, opponent="ai", seat="first", player_id=session.session_key).game
     client.post(f"/games/{game.pk}/move", {"move": "15", "ply": "0"})

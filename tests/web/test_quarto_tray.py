@@ -6,7 +6,7 @@ import pytest
 from django.test import Client
 
 from games.models import Game
-from games.services import play_move
+from games.services.moves import play_move
 
 from .helpers import ONE, TWO, two_humans
 

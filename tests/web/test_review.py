@@ -9,10 +9,10 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from games import services
 from games.engine import get_rules
 from games.models import Game
-from games.services import play_move
+from games.services import moves as services
+from games.services.moves import play_move
 
 from .helpers import ONE, SECOND_WINS, TWO, two_humans
 

@@ -8,10 +8,10 @@ import threading
 import pytest
 from django.db import connection
 
-from games import services
 from games.engine import quarto
 from games.models import Game, Move
-from games.services import AI, Actor, ServiceError, play_move
+from games.services import moves as services
+from games.services.moves import AI, Actor, ServiceError, play_move
 
 from .helpers import ONE, SECOND_WINS, TWO, human_first_vs_ai, two_humans
 

@@ -11,9 +11,10 @@ from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.test import Client
 
-from games import presenters, services
 from games.models import Game, Seat
-from games.services import Actor, play_move
+from games.services import moves as services
+from games.services.moves import Actor, play_move
+from games.web import presenters
 from quarto_site.asgi import application
 
 from .helpers import ONE, SECOND_WINS, TWO, two_humans

@@ -12,7 +12,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand
 
-from games.ai_runner import run_worker
+from games.runner.turns import run_worker
 
 
 class Command(BaseCommand):

@@ -12,7 +12,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from games import records, services
+from games.formats import records
+from games.services import moves as services
 
 
 class Command(BaseCommand):

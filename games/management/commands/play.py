@@ -1,7 +1,7 @@
 """Play in the terminal: ``manage.py play quarto --vs ai --level casual``.
 
 The game is stored like any other (it shows in the admin) and every action goes through
-:func:`games.services.play_move`; the computer's reply is played synchronously right
+:func:`games.services.moves.play_move`; the computer's reply is played synchronously right
 after yours. Type ``help`` for the legal actions, ``quit`` (or end the input, or press
 Ctrl-C) to leave.
 """
@@ -16,9 +16,11 @@ from typing import Any, TextIO
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.test.utils import override_settings
 
-from games import catalog, services, textboard
-from games.ai_runner import runner
+from games import catalog
+from games.formats import textboard
 from games.models import Game
+from games.runner.turns import runner
+from games.services import moves as services
 
 QUIT = ("quit", "exit", "q")
 HELP = ("help", "?", "moves")

@@ -1,19 +1,19 @@
 """A game in sentences, from the viewer's side: seat names, the status line, the review.
 
 The phrases of each game's actions come from its catalog entry
-(:class:`games.phrases.ActionWords`); this module only puts who did what around them.
+(:class:`games.formats.phrases.ActionWords`); this module only puts who did what around them.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from . import catalog
-from .ai.base import ReviewEntry
-from .catalog import GameSpec
-from .engine import State
-from .engine.grid import cell_name
-from .models import Game, Seat
+from games import catalog
+from games.ai.base import ReviewEntry
+from games.catalog import GameSpec
+from games.engine import State
+from games.engine.grid import cell_name
+from games.models import Game, Seat
 
 
 def capital(text: str) -> str:

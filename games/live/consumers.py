@@ -37,9 +37,11 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.template.loader import render_to_string
 
-from . import downloads, live, players, presenters, ratelimit
-from .models import Game
-from .services import Actor
+from games.live import push as live
+from games.models import Game
+from games.services import players, ratelimit
+from games.services.moves import Actor
+from games.web import downloads, presenters
 
 log = logging.getLogger(__name__)
 

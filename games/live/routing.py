@@ -1,5 +1,5 @@
 from django.urls import path
 
-from .consumers import GameConsumer
+from games.live.consumers import GameConsumer
 
 websocket_urlpatterns = [path("ws/games/<int:game_id>/", GameConsumer.as_asgi())]

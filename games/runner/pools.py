@@ -1,7 +1,7 @@
 """The process pools behind the computer, and the gate in front of analysis.
 
 The computer's own moves run in :func:`executor_factory`'s pool owned by the runner
-(:mod:`games.ai_runner`); analysis (the API's analysis, hints, reviews) never shares it:
+(:mod:`games.runner.turns`); analysis (the API's analysis, hints, reviews) never shares it:
 it runs in its own (``ANALYSIS_WORKERS``), admitted by :class:`AnalysisGate` (a total
 cap and a cap per client, refusals as :class:`Busy`), and a game's review is computed
 once.
@@ -21,8 +21,8 @@ from typing import Any
 from django.conf import settings
 from django.core.cache import cache
 
-from . import catalog
-from .ai.base import ActionValue
+from games import catalog
+from games.ai.base import ActionValue
 
 
 def executor_factory(processes: int | None = None, name: str = "ai") -> concurrent.futures.Executor:

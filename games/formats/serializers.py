@@ -14,8 +14,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .engine import Outcome, connect, quarto
-from .engine.grid import FILES, cell_name, rows_top_first
+from games.engine import Outcome, connect, quarto
+from games.engine.grid import FILES, cell_name, rows_top_first
 
 Json = dict[str, Any]
 

@@ -37,7 +37,7 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
-from .engine import MoveError, OptionError, Outcome, get_rules
+from games.engine import MoveError, OptionError, Outcome, get_rules
 
 FORMAT = "quarto-site-record/1"
 UNFINISHED = "*"

@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable
 from typing import Any
 
-from .engine import connect, quarto, tictactoe, ultimate
-from .engine.grid import cell_name, rows_top_first
+from games.engine import connect, quarto, tictactoe, ultimate
+from games.engine.grid import cell_name, rows_top_first
 
 Data = dict[str, Any]
 BoardData = Callable[[Any, Hashable | None, bool], Data]

@@ -1,5 +1,5 @@
 """Runs the computer's turns: waits the thinking delay, searches off the event loop,
-and plays through :func:`games.services.play_move` with the ply it searched for.
+and plays through :func:`games.services.moves.play_move` with the ply it searched for.
 
 Two modes (setting ``AI_RUNNER``):
 
@@ -14,7 +14,7 @@ computed for an older ply is refused as stale and dropped.
 
 The runner subscribes to the services' game events (:func:`on_game_event`, registered
 in games/apps.py): it never is called by the services. Analysis (the API's analysis,
-hints, reviews) never shares the computer's pool: see :mod:`games.ai_pools`.
+hints, reviews) never shares the computer's pool: see :mod:`games.runner.pools`.
 """
 
 from __future__ import annotations
@@ -34,11 +34,11 @@ from channels.db import database_sync_to_async
 from django.conf import settings
 from django.utils import timezone
 
-from . import catalog
-from .ai_pools import AnalysisGate, Busy, analyse, executor_factory, gate, review
-from .events import GameEvent
-from .models import Game
-from .services import AI, ServiceError, play_move
+from games import catalog
+from games.events import GameEvent
+from games.models import Game
+from games.runner.pools import AnalysisGate, Busy, analyse, executor_factory, gate, review
+from games.services.moves import AI, ServiceError, play_move
 
 log = logging.getLogger(__name__)
 

@@ -2,9 +2,9 @@
 computer's analysis, download and import records. See docs/api.md.
 
 Authentication is a per-seat bearer token returned when a seat is taken; there are no
-cookies, hence no CSRF. Every change goes through :mod:`games.services`; errors come as
+cookies, hence no CSRF. Every change goes through :mod:`games.services.moves`; errors come as
 ``{"error": code, "detail": sentence}`` with the service's HTTP status. The framework
-plumbing (the API object, errors, authentication, guards) is :mod:`games.api_plumbing`.
+plumbing (the API object, errors, authentication, guards) is :mod:`games.api.plumbing`.
 """
 
 from __future__ import annotations
@@ -17,9 +17,9 @@ from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
 from ninja import Status
 
-from . import ai_runner, catalog, downloads, policy, records, services
-from .api_plumbing import api, bad_request, bearer, client_id, guarded, not_found, seat_token
-from .api_schemas import (
+from games import catalog
+from games.api.plumbing import api, bad_request, bearer, client_id, guarded, not_found, seat_token
+from games.api.schemas import (
     AnalysisOut,
     CreatedOut,
     ErrorOut,
@@ -30,7 +30,12 @@ from .api_schemas import (
     NewGameIn,
     StateOut,
 )
-from .models import Game
+from games.formats import records
+from games.models import Game
+from games.runner import turns as ai_runner
+from games.services import moves as services
+from games.services import policy
+from games.web import downloads
 
 __all__ = ["api", "bad_request", "not_found"]
 

@@ -20,11 +20,11 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from . import catalog
-from .catalog import GameSpec
-from .engine import MoveError, OptionError, State
-from .events import GameEvent, publish
-from .models import Game, Move, Seat, hash_token
+from games import catalog
+from games.catalog import GameSpec
+from games.engine import MoveError, OptionError, State
+from games.events import GameEvent, publish
+from games.models import Game, Move, Seat, hash_token
 
 log = logging.getLogger(__name__)
 

@@ -2,8 +2,8 @@
 
 The same partials serve the full page, the HTMX response and the WebSocket push;
 they depend only on the game and on which seats the viewer holds. The board's data
-comes from the game's catalog entry; the sentences from :mod:`games.words`; who may
-see what from :mod:`games.policy`. JSON and record files are :mod:`games.downloads`'.
+comes from the game's catalog entry; the sentences from :mod:`games.web.words`; who may
+see what from :mod:`games.services.policy`. JSON and record files are :mod:`games.web.downloads`'.
 """
 
 from __future__ import annotations
@@ -17,11 +17,13 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
 
-from . import ai, catalog, policy, words
-from .ai.base import ActionValue
-from .engine import quarto
-from .models import Game
-from .services import Actor
+from games import ai, catalog
+from games.ai.base import ActionValue
+from games.engine import quarto
+from games.models import Game
+from games.services import policy
+from games.services.moves import Actor
+from games.web import words
 
 PARTIALS = ("board", "pieces", "status", "seats")
 # Without JavaScript (no pushes), a page whose computer is to move reloads itself this often.

@@ -6,8 +6,9 @@ from typing import Any
 
 from django.http import HttpResponse, JsonResponse
 
-from . import catalog, records
-from .models import Game
+from games import catalog
+from games.formats import records
+from games.models import Game
 
 
 def status_word(game: Game) -> str:

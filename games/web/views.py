@@ -1,4 +1,4 @@
-"""Pages and HTMX partials. Every change goes through :mod:`games.services`."""
+"""Pages and HTMX partials. Every change goes through :mod:`games.services.moves`."""
 
 from __future__ import annotations
 
@@ -13,9 +13,13 @@ from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 from django_htmx.middleware import HtmxDetails
 
-from . import ai_runner, catalog, downloads, players, policy, presenters, ratelimit, services, words
-from .forms import NewGameForm
-from .models import Game
+from games import catalog
+from games.models import Game
+from games.runner import turns as ai_runner
+from games.services import moves as services
+from games.services import players, policy, ratelimit
+from games.web import downloads, presenters, words
+from games.web.forms import NewGameForm
 
 
 class HtmxHttpRequest(HttpRequest):

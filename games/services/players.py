@@ -15,7 +15,7 @@ import secrets
 
 from django.contrib.sessions.backends.base import SessionBase
 
-from .models import Seat
+from games.models import Seat
 
 SESSION_FIELD = "player_id"
 

@@ -7,7 +7,7 @@ import logging
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
-from .events import GameEvent
+from games.events import GameEvent
 
 log = logging.getLogger(__name__)
 

@@ -1,7 +1,7 @@
 """Boards drawn as text, for the terminal player.
 
 :func:`draw` works for any grid game from ``board``, ``width`` and ``height`` (see
-:func:`games.serializers.geometry`): files as letters along the top, ranks as numbers
+:func:`games.formats.serializers.geometry`): files as letters along the top, ranks as numbers
 down the side, top rank first. Each game's catalog entry may name a :class:`Look`: how a
 cell reads, how the board splits into blocks (Ultimate's 3x3 small boards, drawn with box
 lines) and a few lines under the board (Quarto's piece in hand and remaining pieces).
@@ -13,9 +13,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from .engine import quarto, ultimate
-from .engine.grid import FILES, rows_top_first
-from .serializers import geometry
+from games.engine import quarto, ultimate
+from games.engine.grid import FILES, rows_top_first
+from games.formats.serializers import geometry
 
 SYMBOLS = ("X", "O", "A", "B")
 EMPTY = "."

@@ -13,9 +13,9 @@
 
 from __future__ import annotations
 
-from . import catalog
-from .models import Game
-from .services import Actor, ServiceError, seats_held
+from games import catalog
+from games.models import Game
+from games.services.moves import Actor, ServiceError, seats_held
 
 
 def seats_of(game: Game, actor: Actor) -> list[int]:

@@ -4,7 +4,7 @@ from typing import Any
 
 from django import forms
 
-from . import catalog
+from games import catalog
 
 
 class NewGameForm(forms.Form):

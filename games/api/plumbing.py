@@ -1,6 +1,6 @@
 """The JSON API's framework plumbing: the NinjaAPI object, its JSON errors (405s
 included), the seat-token authentication, and the guard (rate limit, body size, JSON
-only) every endpoint wears. The endpoints themselves are :mod:`games.api`.
+only) every endpoint wears. The endpoints themselves are :mod:`games.api.endpoints`.
 """
 
 from __future__ import annotations
@@ -23,9 +23,10 @@ from ninja.decorators import decorate_view
 from ninja.errors import AuthenticationError, HttpError, ValidationError
 from ninja.security import HttpBearer
 
-from . import ratelimit, services
-from .ai_pools import Busy
-from .models import Seat, hash_token
+from games.models import Seat, hash_token
+from games.runner.pools import Busy
+from games.services import moves as services
+from games.services import ratelimit
 
 log = logging.getLogger(__name__)
 

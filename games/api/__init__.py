@@ -1,0 +1,1 @@
+"""The JSON API (v1) for bots and scripts."""

@@ -1,0 +1,1 @@
+"""WebSockets: the game consumer, its routing and the channel-layer push."""

@@ -1,0 +1,1 @@
+"""The computer's turns: scheduling, search pools and the worker loop."""

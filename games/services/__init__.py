@@ -1,0 +1,1 @@
+"""The one path that changes games, and the policy every edge asks."""

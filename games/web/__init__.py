@@ -1,0 +1,1 @@
+"""HTTP pages and htmx answers: parse, call the services, render."""
