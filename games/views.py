@@ -241,7 +241,7 @@ async def review_table(request: HtmxHttpRequest, pk: int) -> HttpResponse:
             rows = await sync_to_async(presenters.review_rows)(game, entries, actor)
             context["rows"] = rows
             context["turning"] = next((r for r in rows if r["entry"].turning_point), None)
-    template = "games/_review_table.html" if request.htmx else "games/review.html"
+    template = "games/review.html#table" if request.htmx else "games/review.html"
     return await sync_to_async(render)(
         request, template, {**context, "available": refusal is None, "inline": True}
     )
