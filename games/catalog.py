@@ -118,12 +118,12 @@ class GameSpec:
 
     @property
     def board_template(self) -> str:
-        """Today's separate board file (until the partials move into :attr:`template`)."""
-        return f"games/{self.kind}/_board.html"
+        """The game's board partial, as ``{% include %}`` names it."""
+        return f"{self.template}#board"
 
     @property
     def pieces_template(self) -> str:
-        return f"games/{self.kind}/_pieces.html"
+        return f"{self.template}#pieces"
 
     def symbol(self, seat: int) -> str:
         return self.symbols[seat] if seat < len(self.symbols) else ""

@@ -63,6 +63,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "channels",
     "django_htmx",
+    "template_partials",  # {% partialdef %}: one template per page, "page.html#board" renders a part
     "csp",
     "ninja",  # serves the API docs page from its own static files, not a CDN
     "games",

@@ -145,22 +145,14 @@ RACE = catalog.GameSpec(
 def race(monkeypatch: pytest.MonkeyPatch, settings: Any, tmp_path: Path) -> Iterator[catalog.GameSpec]:
     """Race in the catalog, and its templates (the partials every game brings)."""
     board = "{% for row in rows %}{% for c in row %}{{ c.label }};{% endfor %}{% endfor %}"
-    kind_template = "race partials"
-    if "template_partials" in settings.INSTALLED_APPS:  # one file with the named partials
-        kind_template = (
-            "{% load partials %}"
-            f"{{% partialdef board %}}{board}{{% endpartialdef %}}"
-            "{% partialdef pieces %}{% endpartialdef %}"
-            '{% partialdef options %}<input type="checkbox" name="fast"> Fast{% endpartialdef %}'
-        )
-    for name, text in {
-        "games/kinds/race.html": kind_template,
-        "games/race/_options.html": '<input type="checkbox" name="fast"> Fast',
-        "games/race/_board.html": board,
-        "games/race/_pieces.html": "",
-    }.items():
-        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / name).write_text(text)
+    text = (
+        "{% load partials %}"
+        f"{{% partialdef board %}}{board}{{% endpartialdef %}}"
+        "{% partialdef pieces %}{% endpartialdef %}"
+        "{% partialdef human_opponent %}a friend{% endpartialdef %}"
+    )
+    (tmp_path / "games" / "kinds").mkdir(parents=True)
+    (tmp_path / "games" / "kinds" / "race.html").write_text(text)
     templates = [dict(t) for t in settings.TEMPLATES]
     templates[0]["DIRS"] = [*templates[0].get("DIRS", []), tmp_path]
     settings.TEMPLATES = templates
@@ -180,7 +172,8 @@ def test_a_game_added_by_one_catalog_entry_is_playable(race: catalog.GameSpec, c
     assert home.status_code == 200 and "Race" in home.content.decode()
     listed = {g["kind"]: g for g in home.context["games"]}
     assert listed["race"]["levels"] == () and listed["race"]["template"] == "games/kinds/race.html"
-    assert listed["race"]["option_fields"] == [
+    assert listed["race"]["numbers"] == []
+    assert listed["race"]["flags"] == [
         {
             "name": "fast",
             "label": "Fast",
@@ -207,7 +200,7 @@ def test_a_game_added_by_one_catalog_entry_is_playable(race: catalog.GameSpec, c
     # The page's context, the status line and the API's JSON, all from the entry.
     context = presenters.game_context(game, Actor(player_id="p2"))
     assert context["kind_template"] == "games/kinds/race.html"
-    assert context["board_template"] == "games/race/_board.html"
+    assert context["board_template"] == "games/kinds/race.html#board"
     assert context["last_action"] == "Player 1 (X) played c1."
     assert [c["move"] for c in context["rows"][0]] == ["a1", "b1", None]
     page = client.get(game.get_absolute_url())

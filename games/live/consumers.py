@@ -74,7 +74,7 @@ def live_notice(as_json: bool, paused: bool) -> str:
         if paused:
             return json.dumps({"type": "paused", "detail": "Live updates are paused; poll meanwhile."})
         return json.dumps({"type": "resumed"})
-    return render_to_string("games/_live_paused.html", {"paused": paused})
+    return render_to_string("games/game.html#live_notice", {"paused": paused, "oob": True})
 
 
 class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels is untyped

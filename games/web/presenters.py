@@ -15,6 +15,7 @@ from typing import Any
 
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 
 from games import ai, catalog
@@ -41,7 +42,7 @@ def piece_html(piece: int) -> SafeString:
         "hollow": piece & quarto.FILL_BIT != 0,
         "sides": range(CYLINDER_SIDES) if piece & quarto.SHAPE_BIT else (),
     }
-    return mark_safe(render_to_string("games/_piece.html", {"p": markup}).strip())
+    return mark_safe(render_to_string("games/kinds/quarto.html#piece", {"p": markup}).strip())
 
 
 def _with_piece_markup(board: dict[str, Any]) -> dict[str, Any]:
@@ -137,10 +138,19 @@ def game_context(
 def render_partials(
     game: Game, actor: Actor, error: str | None = None, hints: list[ActionValue] | None = None
 ) -> str:
-    """Board, pieces, status and seats as out-of-band swaps, for HTMX responses and pushes."""
+    """Board, pieces, status and seats as out-of-band swaps, for HTMX responses and pushes.
+
+    Each is the page's own part (``games/game.html#board``...), put in place by id.
+    """
     context = game_context(game, actor, error, hints)
-    context["oob"] = True
-    return "".join(render_to_string(f"games/_{name}.html", context) for name in PARTIALS)
+    return "".join(
+        format_html(
+            '<div id="{}" hx-swap-oob="innerHTML">{}</div>',
+            name,
+            render_to_string(f"games/game.html#{name}", context),
+        )
+        for name in PARTIALS
+    )
 
 
 class _ReadOnlyMarkup(HTMLParser):

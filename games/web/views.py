@@ -98,7 +98,8 @@ def home(request: HttpRequest) -> HttpResponse:
             "levels": spec.levels,
             "default_level": spec.default_level,
             "template": spec.template,
-            "option_fields": option_fields(spec),
+            "numbers": [f for f in option_fields(spec) if f["input_type"] == "number"],
+            "flags": [f for f in option_fields(spec) if f["input_type"] == "checkbox"],
         }
         for spec in catalog.CATALOG.values()
     ]
@@ -251,7 +252,7 @@ async def review_table(request: HtmxHttpRequest, pk: int) -> HttpResponse:
             rows = await sync_to_async(words.review_rows)(game, entries, mine)
             context["rows"] = rows
             context["turning"] = next((r for r in rows if r["entry"].turning_point), None)
-    template = "games/_review_table.html" if request.htmx else "games/review.html"
+    template = "games/review.html#table" if request.htmx else "games/review.html"
     return await sync_to_async(render)(
         request, template, {**context, "available": refusal is None, "inline": True}
     )

@@ -41,7 +41,7 @@ def test_new_game_page_shows_board_tray_and_status(client: Client) -> None:
     assert html.count('aria-label="Give piece') == 16
     assert "You won the coin toss" in html
     assert "choose the piece your opponent must place" in html
-    assert 'class="tray is-giving"' in html
+    assert 'class="card tray is-giving"' in html
 
 
 def test_advanced_option_is_stored(client: Client) -> None:
