@@ -21,6 +21,7 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotAllow
 from django.http.response import HttpResponseBase
 from django.urls import URLPattern, URLResolver, reverse
 from django.views import defaults
+from django.views.decorators.csrf import csrf_exempt
 from ninja import NinjaAPI, Status
 from ninja.decorators import decorate_view
 from ninja.errors import AuthenticationError, HttpError, ValidationError
@@ -242,6 +243,7 @@ def _not_found(request: HttpRequest, exc: Http404) -> HttpResponse:
     return error(404, "not_found", "No such resource.")
 
 
+@csrf_exempt  # a POST here changes nothing; without this it got the CSRF failure page (HTML 403)
 def not_found(request: HttpRequest, rest: str = "") -> JsonResponse:
     """Everything under /api/v1/ that is no endpoint (itself included): a JSON 404, not a page."""
     return error(404, "not_found", f"No endpoint at {request.path}; see /api/v1/docs.")
