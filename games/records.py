@@ -292,6 +292,10 @@ def check(record: Record) -> tuple[Record, Any]:
         raise RecordError(
             record.tag_source("Players"), f"{len(record.players)} names for {state.num_players} seats."
         )
+    # Names as the writers put them, so a record read back from either form is the same.
+    players = tuple(_player_name(p) for p in record.players)
+    if not any(players):
+        players = ()
     reached = result_text(state.outcome, state.num_players)
     # A missing or "*" result is filled in from the actions; only a result that
     # contradicts them is refused.
@@ -300,7 +304,7 @@ def check(record: Record) -> tuple[Record, Any]:
             record.tag_source("Result"),
             f"the record says {record.result} but its actions end with {reached}.",
         )
-    return replace(record, options=options, moves=tuple(canonical), result=reached), state
+    return replace(record, options=options, moves=tuple(canonical), players=players, result=reached), state
 
 
 def load(text: str) -> tuple[Record, Any]:
