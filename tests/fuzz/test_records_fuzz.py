@@ -186,6 +186,13 @@ def test_nesting_at_any_depth_is_read_or_refused(depth: int, opener: str, in_tex
 # -- what the fuzzing found, kept as plain tests --------------------------------------
 
 
+@pytest.mark.parametrize("record", [{"game": "quarto", "\n": 1}, {"game": "quarto", "moves": ["a\n1"]}])
+def test_an_error_stays_on_one_line_whatever_the_record_holds(record: dict[str, Any]) -> None:
+    with pytest.raises(RecordError) as caught:
+        records.load(json.dumps(record))
+    assert "\n" not in str(caught.value) and '"' in str(caught.value)
+
+
 @pytest.mark.parametrize(("names", "read"), [([""], ()), (["a;b", " x  y "], ("a,b", "x y"))])
 def test_player_names_read_from_json_are_as_the_writers_put_them(names: list[str], read: tuple[str]) -> None:
     loaded, _ = records.load(json.dumps({"game": "tictactoe", "players": names, "moves": ["b2"]}))
