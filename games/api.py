@@ -17,6 +17,7 @@ from typing import Any
 from asgiref.sync import iscoroutinefunction, sync_to_async
 from django.conf import settings
 from django.core.exceptions import DisallowedHost
+from django.db import InterfaceError, OperationalError
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotAllowed, JsonResponse
 from django.http.response import HttpResponseBase
 from django.urls import URLPattern, URLResolver, reverse
@@ -238,6 +239,14 @@ def _http_error(request: HttpRequest, exc: HttpError) -> HttpResponse:
     return error(exc.status_code, code, detail + ".")
 
 
+@api.exception_handler(OperationalError)
+@api.exception_handler(InterfaceError)
+def _database_down(request: HttpRequest, exc: Exception) -> HttpResponse:
+    """The database unreachable (or a connection cut): a clear 503 to retry, not a 500 page."""
+    log.error("database error on %s", request.path, exc_info=True)
+    return error(503, "unavailable", "The database is unavailable; try again shortly.", Retry_After="5")
+
+
 @api.exception_handler(Http404)
 def _not_found(request: HttpRequest, exc: Http404) -> HttpResponse:
     return error(404, "not_found", "No such resource.")
@@ -276,7 +285,7 @@ def state_of(game_id: int) -> dict[str, Any]:
     return presenters.game_json(load_game(game_id))
 
 
-ERRORS: dict[int, Any] = dict.fromkeys((400, 401, 403, 404, 409, 413, 415, 429), ErrorOut)
+ERRORS: dict[int, Any] = dict.fromkeys((400, 401, 403, 404, 409, 413, 415, 429, 503), ErrorOut)
 
 
 @api.post("/games", response={201: CreatedOut, **ERRORS}, summary="Create a game and take a seat")
