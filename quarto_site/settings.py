@@ -124,12 +124,15 @@ def database_config(url: str | None, sqlite_path: str) -> dict[str, Any]:
     if db["ENGINE"] == "django.db.backends.sqlite3":
         db["OPTIONS"] = {**SQLITE_OPTIONS, **db.get("OPTIONS", {})}
     elif db["ENGINE"] == "django.db.backends.postgresql":
-        # Under ASGI persistent connections leak; the pool reuses them safely.
+        # Under ASGI persistent connections leak; the pool reuses them safely. With
+        # health checks the pool checks each connection as it is taken, so one the
+        # server dropped (a restart, pg_terminate_backend) is replaced, not a 500.
         db.setdefault("OPTIONS", {})["pool"] = {
             "min_size": 2,
             "max_size": int(os.environ.get("DATABASE_POOL_SIZE", "10")),
             "timeout": 10,
         }
+        db["CONN_HEALTH_CHECKS"] = True
     return db
 
 

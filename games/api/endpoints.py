@@ -54,7 +54,7 @@ def state_of(game_id: int) -> dict[str, Any]:
     return downloads.game_json(load_game(game_id))
 
 
-ERRORS: dict[int, Any] = dict.fromkeys((400, 401, 403, 404, 409, 413, 415, 429), ErrorOut)
+ERRORS: dict[int, Any] = dict.fromkeys((400, 401, 403, 404, 409, 413, 415, 429, 503), ErrorOut)
 
 
 @api.post("/games", response={201: CreatedOut, **ERRORS}, summary="Create a game and take a seat")

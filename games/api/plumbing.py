@@ -14,10 +14,12 @@ from typing import Any
 from asgiref.sync import iscoroutinefunction, sync_to_async
 from django.conf import settings
 from django.core.exceptions import DisallowedHost
+from django.db import InterfaceError, OperationalError
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotAllowed, JsonResponse
 from django.http.response import HttpResponseBase
 from django.urls import URLPattern, URLResolver
 from django.views import defaults
+from django.views.decorators.csrf import csrf_exempt
 from ninja import NinjaAPI
 from ninja.decorators import decorate_view
 from ninja.errors import AuthenticationError, HttpError, ValidationError
@@ -224,11 +226,20 @@ def _http_error(request: HttpRequest, exc: HttpError) -> HttpResponse:
     return error(exc.status_code, code, detail + ".")
 
 
+@api.exception_handler(OperationalError)
+@api.exception_handler(InterfaceError)
+def _database_down(request: HttpRequest, exc: Exception) -> HttpResponse:
+    """The database unreachable (or a connection cut): a clear 503 to retry, not a 500 page."""
+    log.error("database error on %s", request.path, exc_info=True)
+    return error(503, "unavailable", "The database is unavailable; try again shortly.", Retry_After="5")
+
+
 @api.exception_handler(Http404)
 def _not_found(request: HttpRequest, exc: Http404) -> HttpResponse:
     return error(404, "not_found", "No such resource.")
 
 
+@csrf_exempt  # a POST here changes nothing; without this it got the CSRF failure page (HTML 403)
 def not_found(request: HttpRequest, rest: str = "") -> JsonResponse:
     """Everything under /api/v1/ that is no endpoint (itself included): a JSON 404, not a page."""
     return error(404, "not_found", f"No endpoint at {request.path}; see /api/v1/docs.")

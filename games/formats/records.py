@@ -63,6 +63,11 @@ class RecordError(ValueError):
         self.reason = reason
 
 
+def _shown(text: str) -> str:
+    """A record's own text as an error message quotes it: on one line, escaped if need be."""
+    return text if text.isprintable() else json.dumps(text)
+
+
 def json_depth(text: str) -> int:
     """How deeply the arrays and objects of a JSON text nest (brackets in strings skipped)."""
     depth = deepest = 0
@@ -238,7 +243,7 @@ def parse_json(data: Any) -> Record:
         raise RecordError("record", "a JSON record is an object.")
     unknown = sorted(set(data) - set(_JSON_KEYS))
     if unknown:
-        raise RecordError(unknown[0], f"unknown field; known: {', '.join(_JSON_KEYS)}.")
+        raise RecordError(_shown(unknown[0]), f"unknown field; known: {', '.join(_JSON_KEYS)}.")
     if data.get("format", FORMAT) != FORMAT:
         raise RecordError("format", f"expected {FORMAT!r}.")
     kind = data.get("game")
@@ -286,12 +291,16 @@ def check(record: Record) -> tuple[Record, Any]:
             move = rules.parse_move(text)
             state = state.play(move)
         except MoveError as exc:
-            raise RecordError(record.source(index), f"{text}: {exc.message}") from None
+            raise RecordError(record.source(index), f"{_shown(text)}: {exc.message}") from None
         canonical.append(str(move))
     if len(record.players) > state.num_players:
         raise RecordError(
             record.tag_source("Players"), f"{len(record.players)} names for {state.num_players} seats."
         )
+    # Names as the writers put them, so a record read back from either form is the same.
+    players = tuple(_player_name(p) for p in record.players)
+    if not any(players):
+        players = ()
     reached = result_text(state.outcome, state.num_players)
     # A missing or "*" result is filled in from the actions; only a result that
     # contradicts them is refused.
@@ -300,7 +309,7 @@ def check(record: Record) -> tuple[Record, Any]:
             record.tag_source("Result"),
             f"the record says {record.result} but its actions end with {reached}.",
         )
-    return replace(record, options=options, moves=tuple(canonical), result=reached), state
+    return replace(record, options=options, moves=tuple(canonical), players=players, result=reached), state
 
 
 def load(text: str) -> tuple[Record, Any]:

@@ -98,11 +98,14 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels is
         as_json = wants_json(self.scope.get("query_string", b""))
         self.as_json = as_json
         self.render = _render_json if as_json else _render
+        # Join before rendering: a move committed in between is then pushed to this
+        # socket too, instead of falling in the gap and leaving the page behind.
+        joined = await self._join()
         html = await database_sync_to_async(self.render)(self.game_id, self.actor)
         if html is None:
+            await self._leave()
             await self.close(code=4404)
             return
-        joined = await self._join()
         await self.accept()
         self.last_render = time.monotonic()
         await self.send(text_data=html)
@@ -138,11 +141,15 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels is
         for task in (self.resync, self.rejoin):
             if task is not None:
                 task.cancel()
+        await self._leave()
+
+    async def _leave(self) -> None:
         if self.group is not None:
+            group, self.group = self.group, None
             try:
-                await self.channel_layer.group_discard(self.group, self.channel_name)
+                await self.channel_layer.group_discard(group, self.channel_name)
             except Exception:  # the layer is down; the group entry expires there by itself
-                log.warning("could not leave %s", self.group, exc_info=True)
+                log.warning("could not leave %s", group, exc_info=True)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         """Any message from the page asks for a resync; a burst gets one, a little later."""
