@@ -8,6 +8,7 @@ web processes; ``celery -A quarto_site worker -Q $AI_QUEUE -P threads`` is the s
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 from django.conf import settings
@@ -41,6 +42,8 @@ class Command(BaseCommand):
                 "threads",
                 "--concurrency",
                 str(concurrency),
+                "--hostname",
+                f"ai-{os.getpid()}@%h",
                 "--loglevel",
                 loglevel,
                 "--without-gossip",
