@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import concurrent.futures
 import logging
+import secrets
 import threading
 import time
 from datetime import datetime, timedelta
@@ -34,9 +35,12 @@ from django.utils import timezone
 from games import catalog
 from games.models import Game
 from games.runner.pools import executor_factory
+from games.services.moves import AI, ServiceError, play_move
+from quarto_site.celery import app
 
 log = logging.getLogger(__name__)
 
+PLAY_TURN = "games.play_turn"
 Outcome = Literal["played", "dropped", "gone", "taken", "lost"]
 # A due turn nobody took this long after it fell due is sent again.
 SWEEP_GRACE = 0.5
@@ -59,9 +63,8 @@ def enqueue(game_id: int) -> bool:
 
 
 def send(game_id: int, ply: int, token: datetime) -> None:
-    from games.runner.tasks import play_turn
-
-    play_turn.apply_async((game_id, ply, token.isoformat()), queue=settings.AI_QUEUE)
+    """One message: the task by name (games/runner/tasks.py), on the AI queue."""
+    app.send_task(PLAY_TURN, (game_id, ply, token.isoformat()), queue=settings.AI_QUEUE)
 
 
 _executor: concurrent.futures.Executor | None = None
@@ -109,7 +112,7 @@ def take_turn(
         game.move_texts,
         game.ai_level,
         settings.AI_BUDGET,
-        _seed(),
+        secrets.randbits(32),
     )
     beat = lease / 3
     while True:
@@ -126,16 +129,14 @@ def take_turn(
         time.sleep(min(wait, beat))
         if (held := renew(game_id, ply, held, lease)) is None:
             return "lost"
-    from games.runner.turns import Job, apply
-
-    job = Job(game_id, ply, token, game.kind, game.options, game.move_texts, game.ai_level)
-    return "played" if apply(job, text) else "dropped"
-
-
-def _seed() -> int:
-    from games.runner.turns import _seed as seed
-
-    return seed()
+    try:
+        play_move(game_id, AI, text, ply)
+    except ServiceError as exc:
+        if exc.code in ("stale", "game_over", "not_your_turn"):
+            log.info("dropped AI move %s for game %s ply %s: %s", text, game_id, ply, exc.code)
+            return "dropped"
+        raise
+    return "played"
 
 
 def overdue(now: datetime | None = None) -> list[tuple[int, int, datetime]]:

@@ -40,6 +40,6 @@ def _stop(sender: Any = None, **kwargs: Any) -> None:
 
 
 # Celery ships no type hints: registered by call rather than as decorators.
-play_turn = app.task(name="games.play_turn", ignore_result=True)(_play_turn)
+play_turn = app.task(name=queue.PLAY_TURN, ignore_result=True)(_play_turn)
 worker_ready.connect(_start)
 worker_shutdown.connect(_stop)

@@ -39,6 +39,7 @@ from django.utils import timezone
 from games import catalog
 from games.events import GameEvent
 from games.models import Game
+from games.runner import queue
 from games.runner.pools import AnalysisGate, Busy, analyse, executor_factory, gate, review
 from games.services.moves import AI, ServiceError, play_move
 
@@ -105,9 +106,7 @@ class Runner:
     def schedule(self, game_id: int) -> None:
         """A game changed: make sure its AI turn (if any) gets played. Any thread."""
         if settings.AI_RUNNER == "queue":
-            from games.runner.queue import enqueue
-
-            enqueue(game_id)
+            queue.enqueue(game_id)
             return
         loop = self._loop
         if loop is not None and loop.is_running():

@@ -14,6 +14,8 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand
 
+from quarto_site.celery import app
+
 
 class Command(BaseCommand):
     help = "Play the computer's turns from the task queue (AI_RUNNER=queue)."
@@ -28,8 +30,6 @@ class Command(BaseCommand):
         parser.add_argument("--loglevel", default="INFO")
 
     def handle(self, *args: Any, concurrency: int, loglevel: str, **options: Any) -> None:
-        from quarto_site.celery import app
-
         if not settings.CELERY_BROKER_URL:
             self.stderr.write("ai_worker needs REDIS_URL (or CELERY_BROKER_URL) for its queue.")
             raise SystemExit(2)
