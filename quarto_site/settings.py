@@ -156,14 +156,35 @@ else:
 # The computer player.
 # AI_DELAY: seconds the computer "thinks" before each turn (a give that follows
 # its own placement waits half as long). AI_BUDGET: seconds of search per action.
-# AI_RUNNER: "inline" runs AI moves inside the web process; "worker" leaves them
-# to `manage.py ai_worker` processes. AI_PROCESSES: worker processes for the
-# search inside the web process (0 = threads).
+# AI_RUNNER: "inline" runs AI moves inside the web process; "queue" sends them to
+# Celery workers (`manage.py ai_worker`) over the broker; "worker", the retired
+# polling mode, is read as "queue". AI_PROCESSES: search processes per web process
+# or per worker (0 = threads).
 AI_DELAY = env_float("AI_DELAY", 1.0)
 AI_BUDGET = env_float("AI_BUDGET", 1.0)
 AI_RUNNER = os.environ.get("AI_RUNNER", "inline")
-if AI_RUNNER not in ("inline", "worker"):
-    raise ImproperlyConfigured("AI_RUNNER must be 'inline' or 'worker'")
+if AI_RUNNER == "worker":
+    AI_RUNNER = "queue"
+if AI_RUNNER not in ("inline", "queue"):
+    raise ImproperlyConfigured("AI_RUNNER must be 'inline' or 'queue'")
+# The queue: a claimed turn is leased for AI_LEASE seconds, renewed every third of it
+# while the worker thinks; every AI_SWEEP seconds each worker re-enqueues the turns
+# whose lease lapsed (a dead worker) or that nobody took (a lost message).
+AI_LEASE = env_float("AI_LEASE", 3.0)
+AI_SWEEP = env_float("AI_SWEEP", 1.0)
+AI_QUEUE = os.environ.get("AI_QUEUE", "quarto-ai")
+# Celery (quarto_site/celery.py) reads the CELERY_* settings: the broker is the
+# Redis of the channel layer unless CELERY_BROKER_URL names another.
+CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL") or os.environ.get("REDIS_URL", "")
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_TASK_IGNORE_RESULT = True
+CELERY_TASK_SERIALIZER = "json"
+CELERY_ACCEPT_CONTENT = ["json"]
+# Acknowledged on receipt, one message at a time: recovery is the game row's lease
+# and the sweeper, not the broker's redelivery (an hour away on Redis).
+CELERY_TASK_ACKS_LATE = False
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 AI_PROCESSES = int(os.environ.get("AI_PROCESSES", "1"))
 AI_WARM_UP = env_bool("AI_WARM_UP", True)
 HINT_BUDGET = env_float("HINT_BUDGET", 1.0)  # seconds of analysis for a hint

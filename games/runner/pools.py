@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import multiprocessing
+import os
 import threading
 import time
 from collections import Counter
@@ -30,11 +31,29 @@ def executor_factory(processes: int | None = None, name: str = "ai") -> concurre
     if settings.AI_PROCESSES > 0:
         # spawn: a fresh interpreter, never a fork of a threaded server.
         return concurrent.futures.ProcessPoolExecutor(
-            max(1, size), mp_context=multiprocessing.get_context("spawn")
+            max(1, size),
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=_exit_with_parent,
+            initargs=(os.getpid(),),
         )
     return concurrent.futures.ThreadPoolExecutor(
         2 if processes is None else max(1, size), thread_name_prefix=name
     )
+
+
+def _exit_with_parent(parent: int, interval: float = 0.5) -> None:
+    """In each search process: leave as soon as the process that started it is gone.
+
+    A server stopped by a signal (or killed) does not always reach the pool's own
+    shutdown; without this its search processes would live on as orphans.
+    """
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(interval)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
 
 
 class Busy(Exception):

@@ -6,8 +6,10 @@ Two modes (setting ``AI_RUNNER``):
 * ``inline`` (default): each web process runs due AI turns as asyncio tasks on its
   own event loop; the search runs in a process pool (``AI_PROCESSES``) or threads.
   Outside a server (terminal player, tests without one) the turn runs synchronously.
-* ``worker``: web processes only record ``Game.ai_due_at``; ``manage.py ai_worker``
-  processes claim due games and play them.
+* ``queue``: web processes record ``Game.ai_due_at`` and send the turn to a Celery
+  queue after commit; ``manage.py ai_worker`` processes play it under a lease renewed
+  while they think (see :mod:`games.runner.queue`). The polling ``worker`` mode is
+  retired; its name is read as ``queue``.
 
 Either way a due turn is stored on the game, so a restart loses none, and a result
 computed for an older ply is refused as stale and dropped.
@@ -27,7 +29,7 @@ import secrets
 import threading
 import time
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
 from channels.db import database_sync_to_async
@@ -37,6 +39,7 @@ from django.utils import timezone
 from games import catalog
 from games.events import GameEvent
 from games.models import Game
+from games.runner import queue
 from games.runner.pools import AnalysisGate, Busy, analyse, executor_factory, gate, review
 from games.services.moves import AI, ServiceError, play_move
 
@@ -71,12 +74,6 @@ def load_job(game_id: int) -> Job | None:
     return Job(game.pk, game.ply, game.ai_due_at, game.kind, game.options, game.move_texts, game.ai_level)
 
 
-def claim(job: Job, lease: float) -> bool:
-    """Atomically take a due turn for ``lease`` seconds, so several workers share the work."""
-    until = timezone.now() + timedelta(seconds=lease)
-    return Game.objects.filter(pk=job.game_id, ply=job.ply, ai_due_at=job.due_at).update(ai_due_at=until) == 1
-
-
 def apply(job: Job, text: str) -> bool:
     """Play the computed action; False when the game moved on meanwhile (dropped)."""
     try:
@@ -108,7 +105,8 @@ class Runner:
 
     def schedule(self, game_id: int) -> None:
         """A game changed: make sure its AI turn (if any) gets played. Any thread."""
-        if settings.AI_RUNNER != "inline":
+        if settings.AI_RUNNER == "queue":
+            queue.enqueue(game_id)
             return
         loop = self._loop
         if loop is not None and loop.is_running():
@@ -204,26 +202,6 @@ class Runner:
             self._inline.pending = None
 
 
-def run_worker(poll: float = 0.2, lease: float = 30.0, stop: threading.Event | None = None) -> None:
-    """The loop of ``manage.py ai_worker``: claim due turns, compute, play."""
-    stop = stop or threading.Event()
-    if settings.AI_WARM_UP:
-        log.info("AI warm-up took %.2f s", catalog.warm_up())
-    while not stop.is_set():
-        due = list(
-            Game.objects.filter(status=Game.Status.PLAYING, ai_due_at__lte=timezone.now())
-            .order_by("ai_due_at")
-            .values_list("pk", flat=True)[:10]
-        )
-        for game_id in due:
-            job = load_job(game_id)
-            if job is None or not claim(job, lease):
-                continue
-            apply(job, job.compute())
-        if not due:
-            stop.wait(poll)
-
-
 runner = Runner()
 
 
@@ -234,4 +212,4 @@ def on_game_event(event: GameEvent) -> None:
 
 
 # The analysis side, re-exported for the views and the API.
-__all__ = ["AnalysisGate", "Busy", "Job", "Runner", "analyse", "gate", "review", "run_worker", "runner"]
+__all__ = ["AnalysisGate", "Busy", "Job", "Runner", "analyse", "gate", "review", "runner"]

@@ -36,7 +36,8 @@ def cluster(tmp_path: Path) -> Iterator[tuple[str, str]]:
     env.update(
         DATABASE_URL=f"{base}/{connection.settings_dict['NAME']}",
         CHANNEL_PREFIX=f"test-{secrets.token_hex(4)}",
-        AI_RUNNER="worker",
+        AI_RUNNER="queue",
+        AI_QUEUE=f"test-ai-{secrets.token_hex(4)}",
         AI_DELAY="0.2",
         AI_BUDGET="0.2",
     )
@@ -44,7 +45,7 @@ def cluster(tmp_path: Path) -> Iterator[tuple[str, str]]:
     try:
         first = processes.daphne("daphne-1")
         second = processes.daphne("daphne-2")
-        processes.start("ai-worker", "manage.py", "ai_worker", "--poll", "0.05")
+        processes.start("ai-worker", "manage.py", "ai_worker")
         yield first, second
     finally:
         processes.stop()
