@@ -125,24 +125,7 @@ def wait_for(predicate: Any, timeout: float, step: float = 0.05) -> bool:
     return False
 
 
-def test_an_ai_worker_killed_mid_think_loses_no_turn(processes: Processes) -> None:
-    from django.utils import timezone
-
-    processes.env.update(AI_RUNNER="worker", AI_BUDGET="3")
-    web = processes.daphne("daphne")
-    worker = processes.start("worker-1", "manage.py", "ai_worker", "--poll", "0.05", "--lease", "2")
-    body = {"game": "quarto", "opponent": "ai", "level": "perfect", "seat": "second"}
-    status, created, _ = call(web, "/api/v1/games", body)
-    assert status == 201, created
-    game_id = created["id"]
-    # Claimed: the lease moved the due time ahead; the computer is thinking.
-    assert wait_for(lambda: game_row(game_id)[1] and game_row(game_id)[1] > timezone.now(), 10)
-    worker.send_signal(signal.SIGKILL)
-    worker.wait()
-    assert game_row(game_id)[0] == 0  # killed before it moved
-    processes.start("worker-2", "manage.py", "ai_worker", "--poll", "0.05", "--lease", "2")
-    assert wait_for(lambda: game_row(game_id)[0] >= 1, 15), "the turn was never picked up again"
-    assert call(web, f"/api/v1/games/{game_id}")[1]["ply"] == 1
+# An AI worker killed mid-think: tests/e2e/test_ai_queue.py (the Celery queue's workers).
 
 
 def test_a_web_process_killed_mid_think_loses_no_turn(processes: Processes) -> None:
