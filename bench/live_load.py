@@ -605,33 +605,40 @@ async def scenario_ratio(args: argparse.Namespace, servers: Servers, report: Rep
     urls = servers.urls
     stop_at = 0.0
 
+    async def tally(http: Http, request: Callable[[], Awaitable[int | None]]) -> tuple[int, int]:
+        """Answers to ``request()`` until the run ends: (200s, others); None is set-up, not counted."""
+        answered = errors = 0
+        while time.perf_counter() < stop_at:
+            status = await request()
+            if status == 200:
+                answered += 1
+            elif status is not None:
+                errors += 1
+        await http.close()
+        return answered, errors
+
     async def play(i: int) -> tuple[int, int]:
         http = Http(urls[i % len(urls)])
         game = await new_game(http=http, base=http_base(http))
-        moves = errors = 0
-        while time.perf_counter() < stop_at:
+
+        async def move() -> int | None:
+            nonlocal game
             if game.over:
-                game = await new_game(http=http, base=game.base)  # set-up not counted
-                continue
+                game = await new_game(http=http, base=game.base)
+                return None
             status, _ = await game.move()
-            if status == 200:
-                moves += 1
-            else:
-                errors += 1
-        await http.close()
-        return moves, errors
+            return status
+
+        return await tally(http, move)
 
     async def ping(i: int) -> tuple[int, int]:
         http = Http(urls[i % len(urls)])
-        count = errors = 0
-        while time.perf_counter() < stop_at:
+
+        async def healthz() -> int:
             status, _ = await http.request("GET", "/healthz")
-            if status == 200:
-                count += 1
-            else:
-                errors += 1
-        await http.close()
-        return count, errors
+            return status
+
+        return await tally(http, healthz)
 
     async def run(work: Callable[[int], Awaitable[tuple[int, int]]]) -> tuple[float, int]:
         nonlocal stop_at

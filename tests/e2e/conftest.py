@@ -97,13 +97,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     env.update(HINT_BUDGET="0.2", REVIEW_BUDGET="0.1")
     # Every browser of the suite comes from 127.0.0.1: per-address limits would count
     # them as one very busy player. tests/web/test_limits.py covers the limits.
-    env.update(
-        RATE_LIMIT_CREATE="10000/minute",
-        RATE_LIMIT_MOVE="100000/minute",
-        RATE_LIMIT_HINT="10000/minute",
-        API_RATE_LIMIT="100000/minute",
-        WS_MAX_PER_CLIENT="10000",
-    )
+    limits = ("RATE_LIMIT_CREATE", "RATE_LIMIT_MOVE", "RATE_LIMIT_HINT", "API_RATE_LIMIT")
+    env.update(dict.fromkeys(limits, "100000/minute"), WS_MAX_PER_CLIENT="10000")
     processes = Processes(folder, env)
     processes.manage("migrate", "-v", "0")
     yield processes.daphne("daphne")

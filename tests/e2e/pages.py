@@ -8,6 +8,18 @@ TURN_OR_END = "document.querySelector('.status__line.is-my-turn, .status__line.i
 TIMEOUT = 20000
 
 
+def new_game(page: Any, server: str, kind: str, fields: dict[str, str]) -> str:
+    """A game against the computer where we move first, from the home page; its address."""
+    page.goto(server + "/")
+    card = page.locator(f".game-card--{kind}")
+    card.locator("select[name=seat]").select_option("first")
+    for name, value in fields.items():
+        card.locator(f"input[name={name}]").fill(value)
+    card.locator("button[type=submit]").click()
+    page.wait_for_selector(".status__line.is-my-turn")
+    return str(page.url)
+
+
 def wait_for_turn(page: Any) -> bool:
     """Wait until it is our turn or the game is over; True while the game goes on."""
     page.wait_for_function(TURN_OR_END, timeout=TIMEOUT)

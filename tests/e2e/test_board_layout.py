@@ -10,6 +10,8 @@ from typing import Any
 
 import pytest
 
+from .pages import new_game
+
 pytestmark = pytest.mark.browser
 
 PHONE = {"width": 360, "height": 740}
@@ -48,18 +50,6 @@ HIT_TEST = """(selector) => {
   }
   return out;
 }"""
-
-
-def new_game(page: Any, server: str, kind: str, fields: dict[str, str]) -> str:
-    """A game against the computer where we move first; its page's address."""
-    page.goto(server + "/")
-    card = page.locator(f".game-card--{kind}")
-    card.locator("select[name=seat]").select_option("first")
-    for name, value in fields.items():
-        card.locator(f"input[name={name}]").fill(value)
-    card.locator("button[type=submit]").click()
-    page.wait_for_selector(".status__line.is-my-turn")
-    return str(page.url)
 
 
 @pytest.fixture(scope="module")

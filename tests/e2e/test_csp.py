@@ -6,6 +6,8 @@ from typing import Any
 
 import pytest
 
+from .pages import new_game
+
 pytestmark = pytest.mark.browser
 
 # Collects every violation the page reports, from its first script on.
@@ -50,13 +52,7 @@ def run(page: Any, server: str, kind: str, fields: dict[str, str]) -> None:
     console: list[str] = []
     page.on("console", lambda message: console.append(message.text))
     page.add_init_script(LISTEN)
-    page.goto(server + "/")
-    card = page.locator(f".game-card--{kind}")
-    card.locator("select[name=seat]").select_option("first")
-    for name, value in fields.items():
-        card.locator(f"input[name={name}]").fill(value)
-    card.locator("button[type=submit]").click()
-    page.wait_for_selector(".status__line.is-my-turn")
+    new_game(page, server, kind, fields)
     assert "script-src 'self'" in str(page.request.get(server + "/").headers["content-security-policy"])
     # htmx answers a click and the socket pushes the computer's reply, under the policy.
     ply = page.locator(".status__line").get_attribute("data-ply")
