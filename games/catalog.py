@@ -91,7 +91,6 @@ class GameSpec:
     kind: str
     rules: GameRules[Any, Any]
     board: boards.BoardData
-    template: str  # the game's partials: board, pieces, options
     player: Player | None = None
     capabilities: Capabilities = Capabilities()
     symbols: tuple[str, ...] = ()  # how seats are shown on the board; () when pieces are shared
@@ -115,6 +114,11 @@ class GameSpec:
     @property
     def default_level(self) -> str:
         return self.player.default_level if self.player else ""
+
+    @property
+    def template(self) -> str:
+        """The game's own template, holding its partials (board, pieces, human_opponent...)."""
+        return f"games/kinds/{self.kind}.html"
 
     @property
     def board_template(self) -> str:
@@ -166,7 +170,6 @@ register(
         kind="quarto",
         rules=quarto.RULES,
         board=boards.quarto_board,
-        template="games/kinds/quarto.html",
         player=Player("games.ai.quarto", ("beginner", "casual", "club", "expert", "perfect")),
         capabilities=Capabilities.all("from about ten empty cells to the end"),
         extras=serializers.QUARTO,
@@ -180,7 +183,6 @@ register(
         kind="tictactoe",
         rules=tictactoe.RULES,
         board=boards.tictactoe_board,
-        template="games/kinds/tictactoe.html",
         player=Player("games.ai.tictactoe", ("beginner", "casual", "club", "perfect")),
         capabilities=Capabilities.all("always (the whole game is solved)"),
         symbols=GRID_SYMBOLS,
@@ -192,7 +194,6 @@ register(
         kind="connect",
         rules=connect.RULES,
         board=boards.connect_board,
-        template="games/kinds/connect.html",
         player=Player("games.ai.connect", ("beginner", "casual", "club", "expert", "master")),
         capabilities=Capabilities.all(
             "where the solver reaches the end in its budget (Connect Four openings from the book)"
@@ -207,7 +208,6 @@ register(
         kind="ultimate",
         rules=ultimate.RULES,
         board=boards.ultimate_board,
-        template="games/kinds/ultimate.html",
         player=Player("games.ai.ultimate", ("beginner", "casual", "club", "expert", "master")),
         capabilities=Capabilities.all("only for won or lost positions the search proves near the end"),
         symbols=GRID_SYMBOLS,

@@ -135,7 +135,6 @@ RACE = catalog.GameSpec(
     kind="race",
     rules=RACE_RULES,
     board=race_board,
-    template="games/kinds/race.html",
     symbols=boards.GRID_SYMBOLS,
     last_cell=boards.marked_cell,
 )
