@@ -33,6 +33,14 @@ def parse_cell(text: str, width: int, height: int) -> int:
     return rank * width + file
 
 
+def parse_cell_or(text: str, width: int, height: int, notation: str) -> int:
+    """:func:`parse_cell`, whose notation error names the game's own notation instead."""
+    try:
+        return parse_cell(text if isinstance(text, str) else "", width, height)
+    except BadNotation:
+        raise BadNotation(text, notation) from None
+
+
 def lines(width: int, height: int, n: int) -> tuple[tuple[int, ...], ...]:
     """Every run of ``n`` cells in a straight line: rows (bottom rank first), then columns
     (left file first), then rising and falling diagonals; each run's cells in index order.

@@ -16,7 +16,6 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from .base import (
-    BadNotation,
     GameRules,
     IllegalMove,
     OptionSpec,
@@ -25,7 +24,7 @@ from .base import (
     check_turn,
     clean_by_specs,
 )
-from .grid import blocks, cell_name, lines, lines_through, parse_cell, rows_top_first
+from .grid import blocks, cell_name, lines, lines_through, parse_cell_or, rows_top_first
 
 SIZE = 4
 CELLS = SIZE * SIZE
@@ -109,10 +108,7 @@ def parse_move(text: str) -> Action:
         if piece not in PIECES:
             raise IllegalMove("out_of_bounds", f"There is no piece {piece}: pieces are 0-15.")
         return Give(piece)
-    try:
-        return Place(parse_cell(stripped, SIZE, SIZE))
-    except BadNotation:
-        raise BadNotation(text, "a piece number 0-15 to give or a cell a1-d4 to place") from None
+    return Place(parse_cell_or(stripped, SIZE, SIZE, "a piece number 0-15 to give or a cell a1-d4 to place"))
 
 
 @dataclass(frozen=True)

@@ -11,8 +11,17 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .base import BadNotation, GameRules, Outcome, check_playing, check_turn, reject_unknown
-from .grid import cell_name, check_free, draw_marks, lines, lines_through, parse_cell, read_marks, with_mark
+from .base import GameRules, Outcome, check_playing, check_turn, reject_unknown
+from .grid import (
+    cell_name,
+    check_free,
+    draw_marks,
+    lines,
+    lines_through,
+    parse_cell_or,
+    read_marks,
+    with_mark,
+)
 
 SIZE = 3
 CELLS = SIZE * SIZE
@@ -52,10 +61,8 @@ def parse_move(text: str) -> Mark:
     stripped = text.strip().lower() if isinstance(text, str) else ""
     if stripped in POSITIONS:
         return Mark(POSITIONS[stripped])
-    try:
-        return Mark(parse_cell(stripped, SIZE, SIZE))
-    except BadNotation:
-        raise BadNotation(text, "a cell a1-c3 or a position TL TC TR L C R BL BC BR") from None
+    notation = "a cell a1-c3 or a position TL TC TR L C R BL BC BR"
+    return Mark(parse_cell_or(stripped, SIZE, SIZE, notation))
 
 
 @dataclass(frozen=True)

@@ -18,8 +18,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .base import BadNotation, GameRules, IllegalMove, Outcome, check_playing, check_turn, reject_unknown
-from .grid import blocks, cell_name, check_free, draw_marks, lines, parse_cell, read_marks, with_mark
+from .base import GameRules, IllegalMove, Outcome, check_playing, check_turn, reject_unknown
+from .grid import blocks, cell_name, check_free, draw_marks, lines, parse_cell_or, read_marks, with_mark
 
 SIZE = 9
 CELLS = SIZE * SIZE
@@ -79,11 +79,7 @@ class Mark:
 
 
 def parse_move(text: str) -> Mark:
-    stripped = text.strip() if isinstance(text, str) else ""
-    try:
-        return Mark(parse_cell(stripped, SIZE, SIZE))
-    except BadNotation:
-        raise BadNotation(text, "a cell name a1-i9") from None
+    return Mark(parse_cell_or(text, SIZE, SIZE, "a cell name a1-i9"))
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,8 @@ from hypothesis import strategies as st
 from games.engine import tictactoe as ttt
 from games.engine.base import BadNotation, IllegalMove, OptionError
 
+from .marks import play_cells
+
 
 def test_reachable_positions_match_the_literature() -> None:
     positions = ttt.reachable_positions()
@@ -173,11 +175,4 @@ def test_random_playouts() -> None:
 
 @given(st.lists(st.integers(min_value=0, max_value=8), max_size=12))
 def test_any_sequence_of_cells(cells: list[int]) -> None:
-    state = ttt.initial_state()
-    for cell in cells:
-        try:
-            state = state.play(ttt.Mark(cell))
-        except IllegalMove as error:
-            assert error.code in ("occupied", "game_over")
-            assert state.is_over() or state.board[cell] is not None
-        check_invariants(state)
+    play_cells(ttt.initial_state(), ttt.Mark, cells, ("occupied", "game_over"), check_invariants)

@@ -14,6 +14,8 @@ from games.engine import ultimate as u
 from games.engine.base import BadNotation, IllegalMove, OptionError
 from games.engine.tictactoe import WIN_LINES
 
+from .marks import play_cells
+
 
 def test_board_geometry() -> None:
     assert u.BOARD_CELLS[0] == (0, 1, 2, 9, 10, 11, 18, 19, 20)
@@ -232,10 +234,4 @@ def test_random_playouts_and_statistics() -> None:
 @settings(max_examples=30, deadline=None)
 @given(st.lists(st.integers(0, 80), max_size=100))
 def test_any_sequence_of_cells(cells: list[int]) -> None:
-    state = u.initial_state()
-    for cell in cells:
-        try:
-            state = state.play(u.Mark(cell))
-        except IllegalMove as error:
-            assert error.code in ("occupied", "wrong_board", "game_over")
-    check_invariants(state)
+    play_cells(u.initial_state(), u.Mark, cells, ("occupied", "wrong_board", "game_over"), check_invariants)
