@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import socket
 import subprocess
 import sys
 import time
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -101,8 +103,28 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     env.update(dict.fromkeys(limits, "100000/minute"), WS_MAX_PER_CLIENT="10000")
     processes = Processes(folder, env)
     processes.manage("migrate", "-v", "0")
-    yield processes.daphne("daphne")
+    url = processes.daphne("daphne")
+    wait_for_the_computer(url)
+    yield url
     processes.stop()
+
+
+def wait_for_the_computer(url: str, seconds: float = 120) -> None:
+    """The server's first computer move waits for its search process to start and load the
+    compiled players; wait for one here, so no test's timeout pays for it."""
+    body = json.dumps({"game": "tictactoe", "opponent": "ai", "seat": "second"}).encode()
+    request = urllib.request.Request(
+        url + "/api/v1/games", body, {"Content-Type": "application/json"}, method="POST"
+    )
+    with urllib.request.urlopen(request, timeout=30) as response:
+        game_id = json.load(response)["id"]
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        with urllib.request.urlopen(f"{url}/api/v1/games/{game_id}", timeout=30) as response:
+            if json.load(response)["ply"] >= 1:
+                return
+        time.sleep(0.2)
+    pytest.fail(f"the computer did not move within {seconds} s of the server's start")
 
 
 @pytest.fixture(scope="session")
