@@ -37,6 +37,15 @@ class Game(models.Model):
 
     FINISHED = Status.WON
 
+    class Reason(models.TextChoices):
+        # Why a finished game ended; blank while it is played.
+        NORMAL = "normal", "the rules"
+        RESIGNED = "resigned", "resignation"
+        AGREED = "agreed", "draw agreed"
+
+    # The offers a game can have pending (``Game.offers``: kind -> the seats that said yes).
+    OFFERS = ("draw", "takeback", "rematch")
+
     # Checked against the engine registry, not DB choices: a new game needs no migration.
     kind = models.CharField(max_length=20, db_index=True)
     options = models.JSONField(default=dict, blank=True)
@@ -49,6 +58,17 @@ class Game(models.Model):
     ai_level = models.CharField(max_length=20, blank=True)
     ai_due_at = models.DateTimeField(null=True, blank=True, db_index=True)
     allow_hints = models.BooleanField(default=True)
+    allow_takebacks = models.BooleanField(default=True)
+    takebacks = models.PositiveSmallIntegerField(default=0, help_text="Takebacks applied so far.")
+    reason = models.CharField(max_length=12, choices=Reason.choices, blank=True)
+    offers = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text='Pending offers: {"draw": {"seats": [0], "ply": 5}, ...}, the seats that said yes.',
+    )
+    rematch = models.OneToOneField(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematch_of"
+    )
     invite_code = models.CharField(max_length=20, unique=True, default=new_invite_code)
     created = models.DateTimeField(auto_now_add=True, db_index=True)
     updated = models.DateTimeField(auto_now=True)

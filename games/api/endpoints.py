@@ -9,7 +9,7 @@ plumbing (the API object, errors, authentication, guards) is :mod:`games.api.plu
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
@@ -33,8 +33,8 @@ from games.api.schemas import (
 from games.formats import records
 from games.models import Game
 from games.runner import turns as ai_runner
+from games.services import actions, policy
 from games.services import moves as services
-from games.services import policy
 from games.web import downloads
 
 __all__ = ["api", "bad_request", "not_found"]
@@ -68,6 +68,7 @@ def create_game(request: HttpRequest, body: NewGameIn) -> Status[dict[str, Any]]
         seat=body.seat,
         with_token=True,
         allow_hints=body.allow_hints,
+        allow_takebacks=body.allow_takebacks,
     )
     game = created.game
     invite = invite_url = None
@@ -110,6 +111,66 @@ def join_game(request: HttpRequest, game_id: int, body: JoinIn | None = None) ->
 def play_move(request: HttpRequest, game_id: int, body: MoveIn) -> dict[str, Any]:
     services.play_move(game_id, services.Actor(token=bearer(request)), body.move, body.ply)
     return state_of(game_id)
+
+
+PLY_NOTE = (
+    " Pass ?ply=n, the ply you saw, and a repeated request applies once (409 stale); "
+    "without it the request applies to the game as it is."
+)
+
+
+@api.post(
+    "/games/{int:game_id}/resign",
+    response={200: StateOut, **ERRORS},
+    auth=seat_token,
+    summary="Resign: the opponent wins",
+    description="With three or four seats (connect-N) the others share the win." + PLY_NOTE,
+)
+@guarded()
+def resign(request: HttpRequest, game_id: int, ply: int | None = None) -> dict[str, Any]:
+    actions.resign(game_id, services.Actor(token=bearer(request)), ply)
+    return state_of(game_id)
+
+
+Answer = Literal["yes", "no"]
+OFFERS = {
+    "draw": (
+        "Offer or accept a draw (yes), decline it (no)",
+        "The computer declines at once (409 declined). An offer lapses when the offerer moves again.",
+    ),
+    "takeback": (
+        "Take back your last turn (yes), or decline the request (no)",
+        "Against the computer it applies at once on your turn; against people the others accept "
+        "(yes) or decline (no). 403 not_allowed when the game has takebacks off.",
+    ),
+    "rematch": (
+        "Offer or accept a rematch after the game (yes), decline it (no)",
+        "Once every person said yes (the computer at once), the state's rematch names the new "
+        "game: same settings, seats rotated (swapped for two), your token holds your new seat.",
+    ),
+}
+
+
+def _answer_endpoint(kind: str) -> None:
+    summary, description = OFFERS[kind]
+    act = actions.ACTIONS[kind]
+
+    @api.post(
+        f"/games/{{int:game_id}}/{kind}/{{answer}}",
+        response={200: StateOut, **ERRORS},
+        auth=seat_token,
+        summary=summary,
+        description=description + PLY_NOTE,
+        operation_id=f"games_api_endpoints_{kind}",
+    )
+    @guarded()
+    def answer(request: HttpRequest, game_id: int, answer: Answer, ply: int | None = None) -> dict[str, Any]:
+        act(game_id, services.Actor(token=bearer(request)), answer == "yes", ply)
+        return state_of(game_id)
+
+
+for _kind in OFFERS:
+    _answer_endpoint(_kind)
 
 
 @api.get(

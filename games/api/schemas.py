@@ -27,6 +27,7 @@ class NewGameIn(Strict):
     level: str | None = Field(default=None, max_length=20, description="The computer's level.")
     seat: Literal["first", "second", "random"] = "random"
     allow_hints: bool = True
+    allow_takebacks: bool = True
 
 
 class JoinIn(Strict):
@@ -85,6 +86,15 @@ class StateOut(BaseModel):
     height: int
     board: list[list[dict[str, Any]]] = Field(description="Rows top first; every square with its cell name.")
     seats: list[SeatOut]
+    reason: Literal["normal", "resigned", "agreed"] | None = Field(
+        default=None, description="Why the game ended: the rules (normal), a resignation, an agreed draw."
+    )
+    offers: dict[Literal["draw", "takeback", "rematch"], list[int]] = Field(
+        default_factory=dict, description="Pending offers: the seats that said yes, the offerer first."
+    )
+    takebacks: int = Field(default=0, description="Takebacks applied in this game.")
+    allow_takebacks: bool = True
+    rematch: int | None = Field(default=None, description="The rematch's game id, once it is made.")
 
 
 class CreatedOut(Schema):

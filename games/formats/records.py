@@ -18,6 +18,10 @@ out of the way (ignored). ``Players`` lists the seats in order, separated by ``"
 0 for the others, or 1/N each for a draw, and ``*`` for an unfinished game. With two
 players that is ``1-0``, ``0-1`` or ``1/2-1/2``; with three ``0-1-0`` or
 ``1/3-1/3-1/3``; on reading, a missing or ``*`` result is filled in from the actions.
+``Termination`` says why a finished game ended when the rules did not end it:
+``resigned`` (the resigning seat scores 0, the others share: ``1-0``, ``1/2-0-1/2``) or
+``agreed`` (a draw by agreement); then the actions stop short of an end and the
+``Result`` stands as written.
 Then come the actions in order, as their canonical texts: any number per line, each
 optionally preceded by its number (``12.``); ``;`` starts a comment.
 
@@ -51,7 +55,9 @@ MAX_JSON_DEPTH = 20
 
 _TAG_RE = re.compile(r'^\[([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\]$')
 _NUMBER_RE = re.compile(r"^([0-9]+)\.$")
-_JSON_KEYS = ("format", "game", "options", "players", "date", "result", "moves")
+_JSON_KEYS = ("format", "game", "options", "players", "date", "result", "termination", "moves")
+# Why a game ended without the rules ending it (``Termination``); the rules' own end is "".
+TERMINATIONS = ("resigned", "agreed")
 
 
 class RecordError(ValueError):
@@ -111,6 +117,7 @@ class Record:
     players: tuple[str, ...] = ()
     date: str = ""
     result: str = UNFINISHED
+    termination: str = ""
     # Where each action was read from ("line 12", "move 3"), for error messages.
     sources: tuple[str, ...] = field(default=(), compare=False)
     # Where the Game, Options, Players and Result were read from.
@@ -133,6 +140,16 @@ def result_text(outcome: Outcome | None, num_players: int) -> str:
     return "-".join("1" if seat == outcome.winner else "0" for seat in range(num_players))
 
 
+def shared_result(winners: list[int] | tuple[int, ...], num_players: int) -> str:
+    """The winners share one point (``1-0``, ``1/2-0-1/2``); nobody winning is a draw."""
+    if not winners:
+        return result_text(Outcome(winner=None), num_players)
+    share = Fraction(1, len(winners))
+    return "-".join(
+        (str(share) if share != 1 else "1") if seat in winners else "0" for seat in range(num_players)
+    )
+
+
 # -- writing ------------------------------------------------------------------
 
 
@@ -152,6 +169,8 @@ def format_text(record: Record) -> str:
         ("Date", record.date),
         ("Result", record.result),
     ]
+    if record.termination:
+        tags.append(("Termination", record.termination))
     lines = [f"[{name} {_quote(value)}]" for name, value in tags]
     lines.append("")
     lines += [f"{ply}. {text}" for ply, text in enumerate(record.moves, start=1)]
@@ -166,6 +185,7 @@ def to_json(record: Record) -> dict[str, Any]:
         "players": [_player_name(p) for p in record.players],
         "date": record.date,
         "result": record.result,
+        **({"termination": record.termination} if record.termination else {}),
         "moves": list(record.moves),
     }
 
@@ -226,6 +246,7 @@ def parse_text(text: str) -> Record:
         players=tuple(p.strip() for p in players.split(";")) if players.strip() else (),
         date=tags.get("Date", ("", 0))[0],
         result=result.strip() or UNFINISHED,
+        termination=tags.get("Termination", ("", 0))[0].strip(),
         sources=tuple(sources),
         tag_sources={name: f"line {number}" for name, (_, number) in tags.items()},
     )
@@ -252,7 +273,7 @@ def parse_json(data: Any) -> Record:
     options = data.get("options", {})
     if not isinstance(options, dict):
         raise RecordError("options", "must be an object.")
-    for name in ("date", "result"):
+    for name in ("date", "result", "termination"):
         if not isinstance(data.get(name, ""), str):
             raise RecordError(name, "must be a text.")
     moves = _strings(data, "moves")
@@ -266,6 +287,7 @@ def parse_json(data: Any) -> Record:
         players=_strings(data, "players"),
         date=data.get("date", ""),
         result=data.get("result", UNFINISHED) or UNFINISHED,
+        termination=data.get("termination", ""),
         sources=tuple(f"move {i + 1}" for i in range(len(moves))),
         tag_sources={"Game": "game", "Options": "options", "Players": "players", "Result": "result"},
     )
@@ -302,6 +324,15 @@ def check(record: Record) -> tuple[Record, Any]:
     if not any(players):
         players = ()
     reached = result_text(state.outcome, state.num_players)
+    if record.termination and record.termination not in TERMINATIONS:
+        raise RecordError(
+            record.tag_source("Termination"), f"the termination must be one of {', '.join(TERMINATIONS)}."
+        )
+    if record.termination and state.outcome is None:
+        # Ended by a resignation or an agreement: the result is the record's word.
+        if len(record.result.split("-")) != state.num_players:
+            raise RecordError(record.tag_source("Result"), f"a result needs {state.num_players} scores.")
+        return replace(record, options=options, moves=tuple(canonical)), state
     # A missing or "*" result is filled in from the actions; only a result that
     # contradicts them is refused.
     if record.result not in (UNFINISHED, reached):

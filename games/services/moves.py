@@ -104,6 +104,7 @@ def create_game(
     player_id: str | None = None,
     with_token: bool = False,
     allow_hints: bool = True,
+    allow_takebacks: bool = True,
     rng: random.Random | None = None,
 ) -> NewGame:
     """A new game with the creator in one seat and the computer (or an open seat) in the others.
@@ -135,6 +136,7 @@ def create_game(
             options=clean,
             ai_level=level,
             allow_hints=allow_hints,
+            allow_takebacks=allow_takebacks,
             status=Game.Status.PLAYING if opponent == "ai" else Game.Status.WAITING,
         )
         now = timezone.now()
@@ -218,6 +220,7 @@ def play_move(game_id: int, actor: Actor, text: str, expected_ply: int | None) -
             new_state = state.play(move)
         except MoveError as exc:
             raise ServiceError(exc.code, exc.message) from exc
+        _lapse_offers(game, state.to_move)
         game.ply += 1
         Move.objects.create(game=game, ply=game.ply, seat=state.to_move, text=str(move))
         _record_outcome(game, new_state)
@@ -236,10 +239,26 @@ def _locked_game(game_id: int) -> Game:
         raise ServiceError("not_found", f"There is no game {game_id}.", 404) from None
 
 
+def _lapse_offers(game: Game, mover: int) -> None:
+    """What a move ends: any takeback request (the position it named is gone), and a draw
+    offer once the seat that offered moves again after another seat has moved (an offer
+    stands for the opponents' turn that follows it, as on lichess)."""
+    offers = {kind: dict(offer) for kind, offer in game.offers.items() if kind != "takeback"}
+    draw = offers.get("draw")
+    if draw is not None:
+        if draw["seats"][0] != mover:
+            draw["seen"] = True
+        elif draw.get("seen"):
+            del offers["draw"]
+    game.offers = offers
+
+
 def _record_outcome(game: Game, state: State[Any]) -> None:
     outcome = state.outcome
     if outcome is None:
         return
+    game.offers = {}
+    game.reason = Game.Reason.NORMAL
     game.status = Game.Status.DRAWN if outcome.winner is None else Game.Status.WON
     game.winner = outcome.winner
     game.result = {

@@ -26,18 +26,43 @@ def game_json(game: Game) -> dict[str, Any]:
     ]
     if game.ai_level:
         data["level"] = game.ai_level
+    if game.reason in (Game.Reason.RESIGNED, Game.Reason.AGREED) and game.result is not None:
+        # The rules did not end it: the position alone says "playing".
+        data["status"] = "finished"
+        data["legal_moves"] = []
+        data["to_move"] = None
+        data["result"] = {
+            "winner": game.winner,
+            "lines": [],
+            **{k: game.result[k] for k in ("winners", "resigned") if k in game.result},
+        }
+    data["reason"] = game.reason or None
+    data["offers"] = {kind: list(offer["seats"]) for kind, offer in game.offers.items()}
+    data["takebacks"] = game.takebacks
+    data["allow_takebacks"] = game.allow_takebacks
+    data["rematch"] = game.rematch_id
     return data
 
 
-def game_record(game: Game) -> records.Record:
+def record_result(game: Game) -> tuple[str, str]:
+    """The record's ``Result`` and ``Termination`` (blank when the rules ended the game)."""
     state = game.state
+    if game.reason in (Game.Reason.RESIGNED, Game.Reason.AGREED) and game.result is not None:
+        winners = game.result.get("winners") or ([] if game.winner is None else [game.winner])
+        return records.shared_result(winners, state.num_players), str(game.reason)
+    return records.result_text(state.outcome, state.num_players), ""
+
+
+def game_record(game: Game) -> records.Record:
+    result, termination = record_result(game)
     return records.Record(
         kind=game.kind,
         options=game.options,
         moves=tuple(game.move_texts),
         players=tuple(s.label for s in game.seat_list),
         date=game.created.date().isoformat(),
-        result=records.result_text(state.outcome, state.num_players),
+        result=result,
+        termination=termination,
     )
 
 

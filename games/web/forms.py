@@ -21,6 +21,7 @@ class NewGameForm(forms.Form):
         label="Who starts",
     )
     allow_hints = forms.BooleanField(required=False, initial=True, label="Allow hints")
+    allow_takebacks = forms.BooleanField(required=False, initial=True, label="Allow takebacks")
 
     def game_options(self, data: Any) -> dict[str, Any]:
         """The game's own options: every posted field that is not a common choice."""

@@ -128,11 +128,34 @@ def game_context(
     if policy.may_see_invite(game, actor):
         context["invite_url"] = reverse("games:join", args=[game.invite_code])
     context.update(_with_piece_markup(spec.board_data(state, game.move_texts, my_turn)))
+    context.update(action_context(game, mine, my_turn))
     context["can_hint"] = policy.can_hint(game, actor)
     context["has_review"] = spec.capabilities.review
     if hints:
         _attach_hints(context, hints)
     return context
+
+
+def action_context(game: Game, mine: list[int], my_turn: bool) -> dict[str, Any]:
+    """What the status line's action buttons need: which to show this viewer now."""
+    seats = game.seat_list
+    playing = policy.is_playing(game) and bool(mine)
+    vs_computer = any(s.is_ai for s in seats)
+    offers = words.offer_lines(game, mine, seats)
+    pending = {o["kind"] for o in offers}
+    moved = any(seat in mine for seat, _ in game.move_rows)
+    return {
+        "is_over": game.is_finished,
+        "offers": offers,
+        "can_resign": playing,
+        "can_offer_draw": playing and "draw" not in pending,
+        "can_take_back": playing
+        and game.allow_takebacks
+        and moved
+        and "takeback" not in pending
+        and (my_turn or not vs_computer),
+        "can_rematch": game.is_finished and bool(mine) and not game.rematch_id and "rematch" not in pending,
+    }
 
 
 def render_partials(

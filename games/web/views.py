@@ -16,8 +16,8 @@ from django_htmx.middleware import HtmxDetails
 from games import catalog
 from games.models import Game
 from games.runner import turns as ai_runner
+from games.services import actions, players, policy, ratelimit
 from games.services import moves as services
-from games.services import players, policy, ratelimit
 from games.web import downloads, presenters, words
 from games.web.forms import NewGameForm
 
@@ -126,6 +126,7 @@ def new_game(request: HtmxHttpRequest) -> HttpResponse:
             seat=data["seat"] or "random",
             player_id=player_id(request),
             allow_hints=data["allow_hints"],
+            allow_takebacks=data["allow_takebacks"],
         )
     except services.ServiceError as exc:
         messages.error(request, exc.message)
@@ -181,6 +182,42 @@ def move(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     if request.htmx:
         # 200 so htmx swaps the error into the status line (it ignores 4xx bodies).
         game = game or get_object_or_404(Game, pk=pk)
+        return HttpResponse(presenters.render_partials(game, actor_for(request), error))
+    if error:
+        messages.error(request, error)
+    return redirect("games:detail", pk=pk)
+
+
+@require_POST
+def game_action(request: HtmxHttpRequest, pk: int, action: str) -> HttpResponse:
+    """Resign, or answer (``answer`` yes or no) a draw, takeback or rematch, like :func:`move`.
+
+    An accepted rematch takes the player to the new game; the others follow the link
+    their page is pushed.
+    """
+    error = None
+    game = None
+    try:
+        ply = int(request.POST.get("ply", ""))
+    except ValueError:
+        error = "The form did not say which position it was made for; reload the page."
+    if error is None:
+        error = limited(request, "move")
+    if error is None:
+        actor = actor_for(request)
+        try:
+            if action == "resign":
+                game = actions.resign(pk, actor, ply)
+            else:
+                game = actions.ACTIONS[action](pk, actor, request.POST.get("answer") != "no", ply)
+        except services.ServiceError as exc:
+            if exc.code == "not_found":
+                return HttpResponse(exc.message, status=404)
+            error = exc.message
+    if game is not None and game.rematch_id is not None and action == "rematch":
+        return _redirect(request, reverse("games:detail", args=[game.rematch_id]))
+    if request.htmx:
+        game = get_object_or_404(Game, pk=pk)
         return HttpResponse(presenters.render_partials(game, actor_for(request), error))
     if error:
         messages.error(request, error)
@@ -273,6 +310,7 @@ def again(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         level=old.ai_level or None,
         player_id=player_id(request),
         allow_hints=old.allow_hints,
+        allow_takebacks=old.allow_takebacks,
     )
     return _redirect(request, created.game.get_absolute_url())
 

@@ -93,8 +93,49 @@ def outcome_text(game: Game, state: State[Any], mine: list[int], seats: list[Sea
     return text
 
 
+def reason_text(game: Game, mine: list[int], seats: list[Seat]) -> str | None:
+    """How a game the rules did not end ended: "Player 2 resigned: you win.", "Draw agreed."."""
+    if game.reason == Game.Reason.AGREED:
+        return "Draw agreed."
+    if game.reason != Game.Reason.RESIGNED or game.result is None:
+        return None
+    spec = catalog.get(game.kind)
+    loser = game.result["resigned"]
+    who = seat_name(spec, loser, mine, seats)
+    said = "You resigned" if who == "you" else f"{capital(with_symbol(spec, loser, who, seats))} resigned"
+    if game.winner is None:
+        others = "you share the win" if set(mine) - {loser} else "the others share the win"
+        return f"{said}: {others}."
+    winner = seat_name(spec, game.winner, mine, seats)
+    if winner == "you":
+        return f"{said}: you win."
+    return f"{said}: {with_symbol(spec, game.winner, winner, seats)} wins."
+
+
+OFFER_WORDS = {"draw": "a draw", "takeback": "a takeback", "rematch": "a rematch"}
+
+
+def offer_lines(game: Game, mine: list[int], seats: list[Seat]) -> list[dict[str, Any]]:
+    """The pending offers, each with its sentence and whether this viewer may answer it."""
+    spec = catalog.get(game.kind)
+    lines = []
+    for kind, offer in game.offers.items():
+        said_yes = offer["seats"]
+        offerer = said_yes[0]
+        answer = bool(mine) and not set(mine) <= set(said_yes)
+        if offerer in mine:
+            text = f"You asked for {OFFER_WORDS[kind]}: waiting for an answer."
+        else:
+            who = capital(with_symbol(spec, offerer, seat_name(spec, offerer, mine, seats), seats))
+            text = f"{who} asks for {OFFER_WORDS[kind]}."
+        lines.append({"kind": kind, "text": text, "answer": answer})
+    return lines
+
+
 def status_text(game: Game, state: State[Any], mine: list[int], seats: list[Seat]) -> str:
     """One sentence: the result, or who is to do what (the computer: that it is thinking)."""
+    if (reason := reason_text(game, mine, seats)) is not None:
+        return reason
     if state.outcome is not None:
         return outcome_text(game, state, mine, seats)
     if game.status == Game.Status.WAITING:

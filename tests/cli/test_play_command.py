@@ -115,3 +115,29 @@ def test_real_process_exits_zero_at_end_of_input() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert "End of input" in done.stdout and " 5" in done.stdout
+
+
+def test_takeback_draw_and_resign_at_the_prompt() -> None:
+    out = play(
+        ["help", "takeback", "b2", "draw", "takeback", "resign"],
+        "tictactoe",
+        "--seat",
+        "first",
+        "--level",
+        "beginner",
+    )
+    assert "resign, draw (offer or accept), takeback" in out
+    assert "You have made no move to take back. Try again" in out
+    assert "The computer declines the draw" in out and "Try again" in out
+    assert "Taken back (takebacks: 1)." in out
+    assert "You resigned: the computer wins." in out
+    game = Game.objects.get()
+    assert (game.reason, game.takebacks, game.move_texts, game.winner) == ("resigned", 1, [], 1)
+
+
+def test_hot_seat_draw_offer_accepted() -> None:
+    out = play(["8", "draw", "draw", "a1", "0", "draw"], "quarto", "--vs", "human")
+    assert "You have already said yes to this draw" in out
+    assert "Draw offered: the next player may type draw to accept." in out
+    assert "Draw agreed." in out
+    assert Game.objects.get().reason == "agreed"

@@ -2,8 +2,9 @@
 
 The game is stored like any other (it shows in the admin) and every action goes through
 :func:`games.services.moves.play_move`; the computer's reply is played synchronously right
-after yours. Type ``help`` for the legal actions, ``quit`` (or end the input, or press
-Ctrl-C) to leave.
+after yours. Type ``help`` for the legal actions, ``resign``, ``draw`` (offer or accept
+one; the computer declines) and ``takeback`` (your last turn and the reply after it),
+``quit`` (or end the input, or press Ctrl-C) to leave.
 """
 
 from __future__ import annotations
@@ -20,10 +21,12 @@ from games import catalog
 from games.formats import textboard
 from games.models import Game
 from games.runner.turns import runner
+from games.services import actions
 from games.services import moves as services
 
 QUIT = ("quit", "exit", "q")
 HELP = ("help", "?", "moves")
+ACTIONS = ("resign", "draw", "takeback")
 
 
 class Command(BaseCommand):
@@ -125,11 +128,30 @@ class Command(BaseCommand):
             if text.lower() in HELP:
                 legal = " ".join(str(m) for m in state.legal_moves())
                 self.stdout.write(f"Legal: {legal}")
+                self.stdout.write("Or: resign, draw (offer or accept), takeback (your last turn), quit.")
                 continue
             try:
-                services.play_move(game.pk, actor, text, game.ply)
+                if text.lower() in ACTIONS:
+                    self.act(text.lower(), game, actor)
+                else:
+                    services.play_move(game.pk, actor, text, game.ply)
             except services.ServiceError as exc:
                 self.stdout.write(f"{exc.message} Try again (help lists the legal actions).")
+
+    def act(self, name: str, game: Game, actor: services.Actor) -> None:
+        """Resign, offer or accept a draw, or take the last turn back, for the seat to move."""
+        if name == "resign":
+            actions.resign(game.pk, actor, game.ply)
+        elif name == "draw":
+            after = actions.draw(game.pk, actor, True, game.ply)
+            if not after.is_finished:
+                self.stdout.write("Draw offered: the next player may type draw to accept.")
+        else:
+            after = actions.takeback(game.pk, actor, True, game.ply)
+            if "takeback" in after.offers:
+                self.stdout.write("Takeback asked: the next player may type takeback to accept.")
+            else:
+                self.stdout.write(f"Taken back (takebacks: {after.takebacks}).")
 
     def ask(self, prompt: str) -> str | None:
         """The next non-empty line, or None at the end of the input."""
@@ -165,6 +187,17 @@ class Command(BaseCommand):
         return f"{len(self.actors)} players at this terminal"
 
     def final_words(self, game: Game, state: Any) -> str:
+        if game.reason == Game.Reason.AGREED:
+            return f"Draw agreed. Game #{game.pk} is saved."
+        if game.reason == Game.Reason.RESIGNED and game.result is not None:
+            loser = self.name(game.result["resigned"])
+            said = "You resigned" if loser == "You" else f"{loser} resigned"
+            if game.winner is None:
+                return f"{said}: the others share the win. Game #{game.pk} is saved."
+            winner = {"You": "you", "The computer": "the computer"}.get(
+                self.name(game.winner), self.name(game.winner)
+            )
+            return f"{said}: {'you win' if winner == 'you' else winner + ' wins'}. Game #{game.pk} is saved."
         outcome = state.outcome
         if outcome is None:
             return f"Game #{game.pk} was stopped."
