@@ -18,8 +18,8 @@ from django.db import transaction
 
 log = logging.getLogger(__name__)
 
-# "chat", "offer" and "presence" will join these.
-EventKind = Literal["created", "joined", "moved", "imported"]
+# "offer" and "presence" will join these.
+EventKind = Literal["created", "joined", "moved", "imported", "chat", "named", "aborted"]
 
 
 @dataclass(frozen=True)
