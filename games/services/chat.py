@@ -133,6 +133,8 @@ def mute_authors(lines: QuerySet[ChatLine], reason: str = "") -> int:
     """Mute the players who said these lines, in every game; returns how many were muted."""
     keys: set[str] = set()
     for game_id, index in lines.values_list("game_id", "seat").distinct():
+        if index is None:
+            continue  # a line of the site's own
         seat = Seat.objects.filter(game_id=game_id, index=index).first()
         if seat is not None:
             keys.update(seat_keys(seat))

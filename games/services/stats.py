@@ -42,8 +42,8 @@ def game_stats(today: datetime.date | None = None, days: int = DAYS) -> Stats:
         .values("day", "kind")
         .annotate(n=Count("id"))
     )
-    for row in recent:
-        by_day[row["day"], row["kind"]] += row["n"]
+    for day_row in recent:
+        by_day[day_row["day"], day_row["kind"]] += day_row["n"]
     day_rows = []
     for offset in range(days):
         day = today - datetime.timedelta(days=offset)
