@@ -125,7 +125,7 @@ def test_abort_through_the_service_and_the_admin(client: Client) -> None:
     assert response.status_code == 302
     other.refresh_from_db()
     assert other.status == Game.Status.ABORTED and other.ai_due_at is None
-    assert other.result["detail"].startswith("test game")
+    assert other.result is not None and other.result["detail"].startswith("test game")
     assert "aborted: test game" in client.get("/admin/games/game/").content.decode()
 
 
