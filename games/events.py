@@ -18,11 +18,24 @@ from django.db import transaction
 
 log = logging.getLogger(__name__)
 
-# "chat" and "presence" will join these. "offer" (an offer made, declined or withdrawn),
-# "ended" (a resignation or an agreed draw) and "takeback" change what pages show without
-# a move: the ply stays, or (a takeback) goes back to an earlier number. "rematch": the
-# finished game now names its rematch (the new game itself is "created").
-EventKind = Literal["created", "joined", "moved", "imported", "offer", "ended", "takeback", "rematch"]
+# "presence" will join these. "offer" (an offer made, declined or withdrawn), "ended" (a
+# resignation or an agreed draw) and "takeback" change what pages show without a move: the
+# ply stays, or (a takeback) goes back to an earlier number. "rematch": the finished game
+# now names its rematch (the new game itself is "created"). "chat": a line said or hidden;
+# "named": a seat's display name; "aborted": a moderator ended the game.
+EventKind = Literal[
+    "created",
+    "joined",
+    "moved",
+    "imported",
+    "offer",
+    "ended",
+    "takeback",
+    "rematch",
+    "chat",
+    "named",
+    "aborted",
+]
 
 
 @dataclass(frozen=True)

@@ -42,6 +42,7 @@ class Game(models.Model):
         NORMAL = "normal", "the rules"
         RESIGNED = "resigned", "resignation"
         AGREED = "agreed", "draw agreed"
+        ABORTED = "aborted", "aborted by a moderator"
 
     # The offers a game can have pending (``Game.offers``: kind -> the seats that said yes).
     OFFERS = ("draw", "takeback", "rematch")
@@ -175,3 +176,34 @@ class Move(models.Model):
 
     def __str__(self) -> str:
         return f"{self.ply}. {self.text}"
+
+
+class ChatLine(models.Model):
+    """One line of a game's chat, said by a seat (``seat`` is None for a line of the site)."""
+
+    game = models.ForeignKey(Game, related_name="chat_lines", on_delete=models.CASCADE)
+    seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    name = models.CharField(max_length=40, blank=True, help_text="The seat's name when the line was said.")
+    text = models.CharField(max_length=300)
+    created = models.DateTimeField(auto_now_add=True, db_index=True)
+    hidden = models.BooleanField(default=False, help_text="Hidden by a moderator: kept, never shown.")
+
+    class Meta:
+        ordering = ["game", "created", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.name or 'someone'}: {self.text[:40]}"
+
+
+class ChatMute(models.Model):
+    """A player the moderators muted: their chat lines are refused in every game.
+
+    ``key`` is what holds their seat: a browser's player id or a seat token's hash.
+    """
+
+    key = models.CharField(max_length=64, unique=True)
+    reason = models.CharField(max_length=200, blank=True)
+    created = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"muted {player_fingerprint(self.key)}"

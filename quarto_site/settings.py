@@ -211,6 +211,9 @@ API_RATE_LIMIT = os.environ.get("API_RATE_LIMIT", "120/minute")
 RATE_LIMIT_CREATE = os.environ.get("RATE_LIMIT_CREATE", "30/minute")
 RATE_LIMIT_MOVE = os.environ.get("RATE_LIMIT_MOVE", "120/minute")
 RATE_LIMIT_HINT = os.environ.get("RATE_LIMIT_HINT", "20/minute")
+# Chat lines per player (its seat, not its address: players behind one address keep their share).
+RATE_LIMIT_CHAT = os.environ.get("RATE_LIMIT_CHAT", "5/10 seconds")
+CHAT_MAX_LENGTH = 300
 WS_MAX_PER_CLIENT = int(os.environ.get("WS_MAX_PER_CLIENT", "50"))
 WS_RESYNC_INTERVAL = env_float("WS_RESYNC_INTERVAL", 1.0)
 # With the channel layer unreachable, a socket tries to rejoin its game this often.

@@ -21,6 +21,8 @@ from games import catalog
 from games.api.plumbing import api, bad_request, bearer, client_id, guarded, not_found, seat_token
 from games.api.schemas import (
     AnalysisOut,
+    ChatIn,
+    ChatOut,
     CreatedOut,
     ErrorOut,
     ImportedOut,
@@ -33,7 +35,7 @@ from games.api.schemas import (
 from games.formats import records
 from games.models import Game
 from games.runner import turns as ai_runner
-from games.services import actions, policy
+from games.services import actions, chat, policy
 from games.services import moves as services
 from games.web import downloads
 
@@ -274,3 +276,38 @@ def import_record(request: HttpRequest) -> Status[dict[str, Any]]:
             "state": state_of(game.pk),
         },
     )
+
+
+def _chat_lines(game_id: int) -> dict[str, Any]:
+    lines = chat.visible_lines(load_game(game_id))
+    return {
+        "lines": [
+            {"id": line.pk, "seat": line.seat, "name": line.name, "text": line.text, "created": line.created}
+            for line in lines
+        ]
+    }
+
+
+@api.get(
+    "/games/{int:game_id}/chat",
+    response={200: ChatOut, **ERRORS},
+    summary="The game's chat: its newest lines",
+    description="Anyone may read a game's chat; only its players write in it.",
+)
+@guarded()
+def get_chat(request: HttpRequest, game_id: int) -> dict[str, Any]:
+    return _chat_lines(game_id)
+
+
+@api.post(
+    "/games/{int:game_id}/chat",
+    response={201: ChatOut, **ERRORS},
+    auth=seat_token,
+    summary="Say a line in the game's chat",
+    description="With a seat's token. Refused: 400 empty or too_long (over 300 characters), "
+    "403 not_your_seat or muted (a moderator muted the player), 429 rate_limited.",
+)
+@guarded()
+def post_chat(request: HttpRequest, game_id: int, body: ChatIn) -> Status[dict[str, Any]]:
+    chat.say(game_id, services.Actor(token=bearer(request)), body.text)
+    return Status(201, _chat_lines(game_id))

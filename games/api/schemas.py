@@ -4,6 +4,7 @@ unknown fields. Responses list the fields every game has; a game's own fields (Q
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Annotated, Any, Literal
 
 from ninja import Schema
@@ -39,6 +40,24 @@ class JoinIn(Strict):
 class MoveIn(Strict):
     move: str = Field(min_length=1, max_length=16, description="The action's text, e.g. a1 or 7.")
     ply: int = Field(ge=0, description="The ply of the position the action was chosen in.")
+
+
+class ChatIn(Strict):
+    text: str = Field(
+        min_length=1, max_length=2000, description="The line; at most 300 characters are accepted."
+    )
+
+
+class ChatLineOut(Schema):
+    id: int
+    seat: int | None = Field(description="The seat that said it (null for a line of the site).")
+    name: str = Field(description="The seat's display name when it was said ('' when it had none).")
+    text: str = Field(description="As typed: escape it where you show it as HTML.")
+    created: datetime
+
+
+class ChatOut(Schema):
+    lines: list[ChatLineOut] = Field(description="The newest lines, oldest first (hidden lines left out).")
 
 
 class ErrorOut(Schema):

@@ -24,7 +24,7 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='game',
             name='reason',
-            field=models.CharField(blank=True, choices=[('normal', 'the rules'), ('resigned', 'resignation'), ('agreed', 'draw agreed')], max_length=12),
+            field=models.CharField(blank=True, choices=[('normal', 'the rules'), ('resigned', 'resignation'), ('agreed', 'draw agreed'), ('aborted', 'aborted by a moderator')], max_length=12),
         ),
         migrations.AddField(
             model_name='game',

@@ -106,10 +106,12 @@ def create_game(
     allow_hints: bool = True,
     allow_takebacks: bool = True,
     rng: random.Random | None = None,
+    name: str = "",
 ) -> NewGame:
     """A new game with the creator in one seat and the computer (or an open seat) in the others.
 
-    ``seat`` is "first", "second" or "random" (a coin flip decides who starts).
+    ``seat`` is "first", "second" or "random" (a coin flip decides who starts);
+    ``name`` is the creator's display name, already checked (``chat.clean_name``).
     """
     spec, clean = _spec_and_options(kind, options or {})
     if opponent not in OPPONENTS:
@@ -142,7 +144,7 @@ def create_game(
         now = timezone.now()
         for index in range(players):
             if index == mine:
-                _person_seat(game, index, player_id, token, now)
+                _person_seat(game, index, player_id, token, now, name)
             else:
                 Seat.objects.create(
                     game=game, index=index, kind=Seat.Kind.AI if opponent == "ai" else Seat.Kind.HUMAN
@@ -155,7 +157,12 @@ def create_game(
 
 
 def join_game(
-    game_id: int, *, invite: str | None, player_id: str | None = None, with_token: bool = False
+    game_id: int,
+    *,
+    invite: str | None,
+    player_id: str | None = None,
+    with_token: bool = False,
+    name: str = "",
 ) -> tuple[int, str | None]:
     """Take the first open seat of a game waiting for players; returns (seat, token).
 
@@ -179,6 +186,7 @@ def join_game(
         seat.player_id = player_id or ""
         seat.token_hash = hash_token(token) if token else ""
         seat.joined_at = timezone.now()
+        seat.name = name
         seat.save()
         if len(open_seats) == 1:
             game.status = Game.Status.PLAYING

@@ -7,6 +7,8 @@
 - Analysis (hints on the page, ``/analysis`` in the API) would tell a player the exact
   value of every action. During a game only the player to move may ask, and only in a
   game with hints allowed; once the game is over anyone may (that is the review).
+- Chat: players write, everyone who sees the game reads (spectators have no chat of
+  their own); :func:`chat_refusal` says why someone may not write.
 - What the computer offers for a game at all is its catalog entry's declared
   capabilities (``analysis``, ``review``, ``hints``).
 """
@@ -39,6 +41,17 @@ def is_my_turn(game: Game, actor: Actor) -> bool:
 def may_see_invite(game: Game, actor: Actor) -> bool:
     """Only a seat holder may pass the invite on: whoever has the link can take the seat."""
     return game.status == Game.Status.WAITING and is_seat_holder(game, actor)
+
+
+def chat_refusal(game: Game, actor: Actor) -> ServiceError | None:
+    """Why ``actor`` may not write in ``game``'s chat, or None: only its players may."""
+    if not is_seat_holder(game, actor):
+        return ServiceError("not_your_seat", "Spectators read the chat; only the players write in it.", 403)
+    return None
+
+
+def can_chat(game: Game, actor: Actor) -> bool:
+    return chat_refusal(game, actor) is None
 
 
 def can_hint(game: Game, actor: Actor) -> bool:

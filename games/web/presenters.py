@@ -22,11 +22,11 @@ from games import ai, catalog
 from games.ai.base import ActionValue
 from games.engine import quarto
 from games.models import Game
-from games.services import policy
+from games.services import chat, moderation, policy
 from games.services.moves import Actor
 from games.web import words
 
-PARTIALS = ("board", "pieces", "status", "seats")
+PARTIALS = ("board", "pieces", "status", "seats", "chat")
 # Without JavaScript (no pushes), a page whose computer is to move reloads itself this often.
 NO_JS_REFRESH_SECONDS = 2
 CYLINDER_SIDES = 16  # faces drawn around a round piece; piece.css spaces them 360/16 degrees apart
@@ -130,6 +130,10 @@ def game_context(
     context.update(_with_piece_markup(spec.board_data(state, game.move_texts, my_turn)))
     context.update(action_context(game, mine, my_turn))
     context["can_hint"] = policy.can_hint(game, actor)
+    context["can_chat"] = policy.can_chat(game, actor)
+    context["chat_lines"] = chat.visible_lines(game)
+    context["my_name"] = next((s.name for s in seats if s.index in mine and s.name), "")
+    context["aborted"] = moderation.abort_reason(game)
     context["has_review"] = spec.capabilities.review
     if hints:
         _attach_hints(context, hints)

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games.web import views
+from games.web import chat, history, views
 
 app_name = "games"
 
@@ -9,6 +9,7 @@ urlpatterns = [
     path("healthz", views.health, name="health"),
     path("favicon.ico", views.favicon, name="favicon"),
     path("games/new", views.new_game, name="new"),
+    path("games/history", history.history, name="history"),
     path("games/<int:pk>/", views.detail, name="detail"),
     path("games/<int:pk>/partials", views.partials, name="partials"),
     path("games/<int:pk>/move", views.move, name="move"),
@@ -21,5 +22,8 @@ urlpatterns = [
     path("games/<int:pk>/hint", views.hint, name="hint"),
     path("games/<int:pk>/review", views.review, name="review"),
     path("games/<int:pk>/review/table", views.review_table, name="review_table"),
+    path("games/<int:pk>/chat", chat.say, name="chat"),
+    path("games/<int:pk>/name", chat.rename, name="name"),
+    path("games/<int:pk>/replay", history.replay, name="replay"),
     path("join/<str:code>", views.join, name="join"),
 ]

@@ -33,6 +33,15 @@ def player_id(request: HttpRequest) -> str:
     return value
 
 
+SESSION_NAME = "display_name"
+
+
+def session_name(request: HttpRequest) -> str:
+    """The display name this browser gave itself last: its next games start with it."""
+    value = request.session.get(SESSION_NAME, "")
+    return value if isinstance(value, str) else ""
+
+
 def actor_for(request: HttpRequest) -> services.Actor:
     return services.Actor(player_id=players.player_id(request.session))
 
@@ -127,6 +136,7 @@ def new_game(request: HtmxHttpRequest) -> HttpResponse:
             player_id=player_id(request),
             allow_hints=data["allow_hints"],
             allow_takebacks=data["allow_takebacks"],
+            name=session_name(request),
         )
     except services.ServiceError as exc:
         messages.error(request, exc.message)
@@ -311,6 +321,7 @@ def again(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         player_id=player_id(request),
         allow_hints=old.allow_hints,
         allow_takebacks=old.allow_takebacks,
+        name=session_name(request),
     )
     return _redirect(request, created.game.get_absolute_url())
 
@@ -319,7 +330,7 @@ def join(request: HttpRequest, code: str) -> HttpResponse:
     game = get_object_or_404(Game, invite_code=code)
     if request.method == "POST":
         try:
-            services.join_game(game.pk, invite=code, player_id=player_id(request))
+            services.join_game(game.pk, invite=code, player_id=player_id(request), name=session_name(request))
         except services.ServiceError as exc:
             messages.error(request, exc.message)
         return redirect(game)

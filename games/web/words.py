@@ -138,6 +138,8 @@ def status_text(game: Game, state: State[Any], mine: list[int], seats: list[Seat
         return reason
     if state.outcome is not None:
         return outcome_text(game, state, mine, seats)
+    if game.status == Game.Status.ABORTED:
+        return "A moderator aborted this game: nobody won."
     if game.status == Game.Status.WAITING:
         if mine:
             return "Waiting for a friend to join: share the invite link."

@@ -20,6 +20,7 @@ PATHS = {
     "/api/v1/games/{game_id}/rematch/{answer}": {"post"},
     "/api/v1/games/{game_id}/analysis": {"get"},
     "/api/v1/games/{game_id}/record": {"get"},
+    "/api/v1/games/{game_id}/chat": {"get", "post"},
     "/api/v1/records": {"post"},
 }
 

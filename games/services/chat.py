@@ -1,0 +1,148 @@
+"""A game's chat and its players' display names.
+
+Players (seat holders) write; everyone who may see the game reads, spectators
+included: spectators have no chat of their own, which keeps the players' chat free of
+strangers. A line is at most ``CHAT_MAX_LENGTH`` characters, each player may say
+``RATE_LIMIT_CHAT`` lines, and a player the moderators muted is refused with a
+sentence saying so. Text is stored as typed (control characters aside) and escaped
+where it is shown. A new line or name is published as an event, so open pages get it.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import QuerySet
+
+from games.events import GameEvent, publish
+from games.models import ChatLine, ChatMute, Game, Seat, hash_token
+from games.services import policy, ratelimit
+from games.services.moves import Actor, ServiceError, _locked_game
+
+SHOWN_LINES = 30
+NAME_MAX_LENGTH = 24
+_NAME_RE = re.compile(r"[\w .\-]+")
+_SPACES = re.compile(r"\s+")
+# Words the pages use for seats: a name may not pass for the computer or for "you".
+RESERVED_NAMES = {"you", "computer", "the computer", "open seat", "person"}
+
+
+def clean_text(text: object) -> str:
+    """The line as it will be stored: trimmed, every run of white space one space,
+    no control characters; refused when empty or too long."""
+    if not isinstance(text, str):
+        raise ServiceError("bad_text", "Send the chat line as text.")
+    text = "".join(c for c in text if unicodedata.category(c)[0] != "C" or c in "\t\n\r")
+    text = _SPACES.sub(" ", text).strip()
+    if not text:
+        raise ServiceError("empty", "Say something: the line is empty.")
+    limit = settings.CHAT_MAX_LENGTH
+    if len(text) > limit:
+        raise ServiceError(
+            "too_long", f"A chat line is at most {limit} characters (this one has {len(text)})."
+        )
+    return text
+
+
+def clean_name(name: object) -> str:
+    """A display name: 1 to 24 letters, digits, spaces, dots, underscores or hyphens."""
+    if not isinstance(name, str):
+        raise ServiceError("bad_name", "Send the name as text.")
+    name = _SPACES.sub(" ", name).strip()
+    if not name:
+        raise ServiceError("bad_name", "A name needs at least one character.")
+    if len(name) > NAME_MAX_LENGTH:
+        raise ServiceError("bad_name", f"A name is at most {NAME_MAX_LENGTH} characters.")
+    if not _NAME_RE.fullmatch(name):
+        raise ServiceError(
+            "bad_name", "A name may hold letters, digits, spaces, dots, underscores and hyphens."
+        )
+    if name.casefold() in RESERVED_NAMES:
+        raise ServiceError("bad_name", f"“{name}” would be confusing: the page uses it for others.")
+    return name
+
+
+def seat_keys(seat: Seat) -> list[str]:
+    """What holds a seat: its player id and/or its token's hash (what a mute names)."""
+    return [key for key in (seat.player_id, seat.token_hash) if key]
+
+
+def actor_keys(actor: Actor) -> list[str]:
+    return [key for key in (actor.player_id, hash_token(actor.token) if actor.token else "") if key]
+
+
+def is_muted(keys: list[str]) -> bool:
+    return bool(keys) and ChatMute.objects.filter(key__in=keys).exists()
+
+
+def visible_lines(game: Game, limit: int = SHOWN_LINES) -> list[ChatLine]:
+    """The newest ``limit`` lines nobody hid, oldest first."""
+    newest = game.chat_lines.filter(hidden=False).order_by("-created", "-pk")[:limit]
+    return list(reversed(newest))
+
+
+def say(game_id: int, actor: Actor, text: object) -> ChatLine:
+    """Add a line for the seat ``actor`` holds (the first, in hot-seat play)."""
+    text = clean_text(text)
+    with transaction.atomic():
+        game = _locked_game(game_id)
+        if refusal := policy.chat_refusal(game, actor):
+            raise refusal
+        seat = game.seat_list[policy.seats_of(game, actor)[0]]
+        if is_muted(seat_keys(seat) + actor_keys(actor)):
+            raise ServiceError("muted", "A moderator muted you: your chat lines are not accepted.", 403)
+        key = (seat_keys(seat) or [f"{game.pk}:{seat.index}"])[0]
+        wait = ratelimit.hit(f"chat:{key}", ratelimit.parse_rate(settings.RATE_LIMIT_CHAT))
+        if wait:
+            raise ServiceError("rate_limited", f"You are chatting too fast: try again in {wait} s.", 429)
+        line = ChatLine.objects.create(game=game, seat=seat.index, name=seat.name, text=text)
+        publish(GameEvent(game.pk, game.ply, "chat"))
+    return line
+
+
+def set_name(game_id: int, actor: Actor, name: object) -> str:
+    """Give the seats ``actor`` holds in the game a display name; returns the cleaned name."""
+    name = clean_name(name)
+    with transaction.atomic():
+        game = _locked_game(game_id)
+        held = policy.seats_of(game, actor)
+        if not held:
+            raise ServiceError("not_your_seat", "Only a player may name their seat.", 403)
+        Seat.objects.filter(game=game, index__in=held).update(name=name)
+        publish(GameEvent(game.pk, game.ply, "named"))
+    return name
+
+
+# -- moderation -----------------------------------------------------------------------
+
+
+def hide_lines(lines: QuerySet[ChatLine], hidden: bool = True) -> int:
+    """Hide (or show again) chat lines; open pages drop them at once."""
+    with transaction.atomic():
+        games = set(lines.values_list("game_id", flat=True))
+        count = lines.update(hidden=hidden)
+        for game in Game.objects.filter(pk__in=games):
+            publish(GameEvent(game.pk, game.ply, "chat"))
+    return count
+
+
+def mute_authors(lines: QuerySet[ChatLine], reason: str = "") -> int:
+    """Mute the players who said these lines, in every game; returns how many were muted."""
+    keys: set[str] = set()
+    for game_id, index in lines.values_list("game_id", "seat").distinct():
+        if index is None:
+            continue  # a line of the site's own
+        seat = Seat.objects.filter(game_id=game_id, index=index).first()
+        if seat is not None:
+            keys.update(seat_keys(seat))
+    return mute_keys(keys, reason)
+
+
+def mute_keys(keys: set[str], reason: str = "") -> int:
+    with transaction.atomic():
+        new = keys - set(ChatMute.objects.filter(key__in=keys).values_list("key", flat=True))
+        ChatMute.objects.bulk_create(ChatMute(key=key, reason=reason[:200]) for key in sorted(new))
+    return len(new)

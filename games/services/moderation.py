@@ -1,0 +1,36 @@
+"""What the moderators do to a game: abort it. (Chat moderation is :mod:`games.services.chat`'s.)"""
+
+from __future__ import annotations
+
+from django.db import transaction
+
+from games.events import GameEvent, publish
+from games.models import Game
+from games.services.moves import ServiceError, _locked_game
+
+ABORTED = "aborted"
+
+
+def abort_game(game_id: int, reason: str) -> Game:
+    """End an unfinished game with no result: status "aborted", the reason recorded."""
+    reason = " ".join(str(reason).split())[:200] or "aborted by a moderator"
+    with transaction.atomic():
+        game = _locked_game(game_id)
+        if game.is_finished:
+            raise ServiceError("game_over", f"Game {game_id} is already over.", 409)
+        game.status = Game.Status.ABORTED
+        game.winner = None
+        game.ai_due_at = None
+        game.reason = Game.Reason.ABORTED
+        game.result = {"reason": ABORTED, "detail": reason}
+        game.save()
+        publish(GameEvent(game.pk, game.ply, "aborted"))
+    return game
+
+
+def abort_reason(game: Game) -> str | None:
+    """The recorded reason of an aborted game, or None."""
+    if game.status != Game.Status.ABORTED:
+        return None
+    detail = (game.result or {}).get("detail") if isinstance(game.result, dict) else None
+    return str(detail or "aborted by a moderator")

@@ -1,0 +1,159 @@
+"""The history page, the replay viewer, the admin's abort action and statistics page."""
+
+from __future__ import annotations
+
+import datetime
+
+import pytest
+from django.contrib.auth.models import User
+from django.test import Client
+from django.utils import timezone
+
+from games.models import Game
+from games.services import moderation
+from games.services.moves import Actor, ServiceError, create_game, import_game, play_move
+from games.services.stats import game_stats
+
+from .helpers import SECOND_WINS, two_humans
+
+pytestmark = pytest.mark.django_db
+
+TTT_DRAW = ["a1", "b2", "c3", "a2", "a3", "b3", "b1", "c1", "c2"]
+
+
+def as_player(client: Client, player_id: str) -> Client:
+    session = client.session
+    session["player_id"] = player_id
+    session.save()
+    return client
+
+
+def finished(kind: str, moves: list[str]) -> Game:
+    return import_game(kind, {}, moves).game
+
+
+def test_history_lists_this_browser_s_games_and_everyone_s_finished_ones(client: Client) -> None:
+    mine = create_game("tictactoe", opponent="ai", seat="first", player_id="me").game
+    other_open = create_game("quarto", opponent="ai", seat="first", player_id="someone").game
+    done = finished("quarto", SECOND_WINS)
+    html = as_player(client, "me").get("/games/history").content.decode()
+    assert f"/games/{mine.pk}/" in html and f"/games/{done.pk}/" in html
+    assert f"/games/{other_open.pk}/" not in html  # someone else's game in play
+    assert f"/games/{done.pk}/replay" in html
+    assert 'href="/games/history"' in html  # the header links to it
+
+
+def test_history_filters_by_game(client: Client) -> None:
+    quarto = finished("quarto", SECOND_WINS)
+    ttt = finished("tictactoe", TTT_DRAW)
+    html = client.get("/games/history?kind=tictactoe").content.decode()
+    assert f"/games/{ttt.pk}/" in html and f"/games/{quarto.pk}/" not in html
+    assert '<option value="tictactoe" selected>' in html
+    html = client.get("/games/history?kind=nonsense").content.decode()  # unknown: all games
+    assert f"/games/{ttt.pk}/" in html and f"/games/{quarto.pk}/" in html
+
+
+def test_history_is_paginated(client: Client) -> None:
+    games = [finished("tictactoe", TTT_DRAW) for _ in range(21)]
+    first = client.get("/games/history").content.decode()
+    assert "Page 1 of 2" in first and f"/games/{games[0].pk}/" not in first
+    second = client.get("/games/history?page=2").content.decode()
+    assert f"/games/{games[0].pk}/" in second
+    assert client.get("/games/history?page=banana").status_code == 200
+
+
+def test_replay_renders_each_ply_read_only(client: Client) -> None:
+    game = finished("tictactoe", TTT_DRAW)
+    html = client.get(f"/games/{game.pk}/replay?ply=2").content.decode()
+    assert "Ply 2 of 9" in html
+    assert html.count("grid__cell is-p") == 2  # two marks on the board at ply 2
+    assert "<button" not in html.split('class="replay__board"')[1].split("</div>\n    <ol")[0]
+    assert 'href="?ply=1"' in html and 'href="?ply=3"' in html and 'href="?ply=9"' in html
+    assert 'aria-current="step"><a href="?ply=2">' in html
+    last = client.get(f"/games/{game.pk}/replay").content.decode()
+    assert "Ply 9 of 9" in last and last.count("grid__cell is-p") == 9
+    start = client.get(f"/games/{game.pk}/replay?ply=0").content.decode()
+    assert "grid__cell is-p" not in start and 'data-replay="prev" href="?ply=0"' in start
+
+
+@pytest.mark.parametrize(
+    ("ply", "shown", "words"),
+    [
+        ("x", 9, "is not a ply number"),
+        ("99", 9, "The game has 9 plies"),
+        ("-3", 0, "There is no ply -3"),
+        ("1.5", 9, "is not a ply number"),
+    ],
+)
+def test_replay_bad_plies_are_clamped_with_a_message(
+    client: Client, ply: str, shown: int, words: str
+) -> None:
+    game = finished("tictactoe", TTT_DRAW)
+    response = client.get(f"/games/{game.pk}/replay", {"ply": ply})
+    html = response.content.decode()
+    assert response.status_code == 200 and words in html and f"Ply {shown} of 9" in html
+
+
+def test_replay_of_quarto_and_links_from_finished_games(client: Client) -> None:
+    game = finished("quarto", SECOND_WINS)
+    html = client.get(f"/games/{game.pk}/replay?ply=3").content.decode()
+    assert html.count("board__piece") == 1 and "Ply 3 of 14" in html
+    assert f'href="/games/{game.pk}/replay"' in client.get(f"/games/{game.pk}/").content.decode()
+    assert client.get("/games/999/replay").status_code == 404
+
+
+def test_abort_through_the_service_and_the_admin(client: Client) -> None:
+    game = two_humans()
+    aborted = moderation.abort_game(game.pk, "cheating   reported")
+    assert aborted.status == Game.Status.ABORTED and aborted.result == {
+        "reason": "aborted",
+        "detail": "cheating reported",
+    }
+    with pytest.raises(ServiceError):
+        moderation.abort_game(game.pk, "twice")
+    with pytest.raises(ServiceError) as refused:
+        play_move(game.pk, Actor(player_id="s-one"), "0", 0)
+    assert refused.value.code == "game_over"
+    assert "A moderator aborted this game" in client.get(f"/games/{game.pk}/").content.decode()
+
+    other = create_game("quarto", opponent="ai", seat="first", player_id="p").game
+    User.objects.create_superuser("admin", "admin@example.com", "pw")
+    client.login(username="admin", password="pw")
+    response = client.post(
+        "/admin/games/game/", {"action": "abort_games", "_selected_action": [other.pk], "reason": "test game"}
+    )
+    assert response.status_code == 302
+    other.refresh_from_db()
+    assert other.status == Game.Status.ABORTED and other.ai_due_at is None
+    assert other.result is not None and other.result["detail"].startswith("test game")
+    assert "aborted: test game" in client.get("/admin/games/game/").content.decode()
+
+
+def test_statistics_match_the_data(client: Client) -> None:
+    ai_game = create_game("quarto", opponent="ai", level="beginner", seat="first", player_id="p").game
+    create_game("tictactoe", opponent="ai", level="beginner", seat="first", player_id="p")
+    finished("tictactoe", TTT_DRAW)
+    won = finished("quarto", SECOND_WINS)
+    waiting = create_game("connect", opponent="human", seat="first", player_id="p").game
+    moderation.abort_game(waiting.pk, "no show")
+    old = finished("quarto", SECOND_WINS)
+    Game.objects.filter(pk=old.pk).update(created=timezone.now() - datetime.timedelta(days=3))
+
+    stats = game_stats()
+    today = stats.days[0]
+    assert today[0] == timezone.localdate()
+    assert today[2] == 5 and stats.days[3][2] == 1 and sum(d[2] for d in stats.days) == 6
+    titles = stats.kinds
+    assert dict(zip(titles, today[1], strict=True))["Quarto"] == 2
+    assert stats.results == {"won": 2, "drawn": 1, "aborted": 1, "unfinished": 2}
+    assert stats.levels == [("beginner", 2)]
+    assert (stats.total, stats.against_people, stats.people_share) == (6, 4, "67%")
+    assert won.status == Game.Status.WON and ai_game.status == Game.Status.PLAYING
+
+    User.objects.create_superuser("admin", "admin@example.com", "pw")
+    assert client.get("/admin/games/game/stats/").status_code == 302  # staff only
+    client.login(username="admin", password="pw")
+    assert 'href="/admin/games/game/stats/"' in client.get("/admin/games/game/").content.decode()
+    html = client.get("/admin/games/game/stats/").content.decode()
+    assert "Games per day" in html and "<td>2</td><td>1</td><td>1</td><td>2</td><td>6</td>" in html
+    assert "4 of 6 games (67%)" in html
