@@ -15,18 +15,20 @@ from django.core.asgi import get_asgi_application
 
 django_asgi_app = get_asgi_application()
 
+from games.live import push  # noqa: E402
 from games.live.routing import websocket_urlpatterns  # noqa: E402
 from games.runner.turns import runner  # noqa: E402
 
 
 class BindRunner:
-    """Hands the server's event loop to the AI runner on the first connection."""
+    """Hands the server's event loop to the AI runner and the live push on the first connection."""
 
     def __init__(self, app: Any) -> None:
         self.app = app
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> Any:
         runner.bind(asyncio.get_running_loop())
+        push.bind(asyncio.get_running_loop())
         return await self.app(scope, receive, send)
 
 
