@@ -8,9 +8,9 @@ from typing import Any
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "quarto_site.settings")
 
-from channels.auth import AuthMiddlewareStack
 from channels.routing import ProtocolTypeRouter, URLRouter
 from channels.security.websocket import AllowedHostsOriginValidator
+from channels.sessions import SessionMiddlewareStack
 from django.core.asgi import get_asgi_application
 
 django_asgi_app = get_asgi_application()
@@ -32,11 +32,16 @@ class BindRunner:
         return await self.app(scope, receive, send)
 
 
+# The session only, loaded lazily (the consumer caches its player id): Channels' auth
+# middleware would read the user from the database on every connect, on the one thread
+# that serves synchronous views.
+websockets = SessionMiddlewareStack(URLRouter(websocket_urlpatterns))
+
 application = BindRunner(
     ProtocolTypeRouter(
         {
             "http": django_asgi_app,
-            "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+            "websocket": AllowedHostsOriginValidator(websockets),
         }
     )
 )

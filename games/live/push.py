@@ -58,6 +58,7 @@ log = logging.getLogger(__name__)
 
 WATCH = "watch"
 JSON = "json"
+ANY = "any"  # the counter of every socket of a game
 # Renderings and the viewer lookups live this long in the cache; the counters a day
 # (they expire by themselves when a process died without saying goodbye).
 RENDER_TTL = 600
@@ -166,7 +167,7 @@ local_counts: Counter[tuple[int, str]] = Counter()
 
 def arrive(game_id: int, audiences_: Sequence[str]) -> None:
     cache = live_cache()
-    for audience in audiences_:
+    for audience in [*audiences_, ANY]:
         local_counts[game_id, audience] += 1
         key = _count_key(game_id, audience)
         cache.add(key, 0, COUNT_TTL)
@@ -178,7 +179,7 @@ def arrive(game_id: int, audiences_: Sequence[str]) -> None:
 
 def leave(game_id: int, audiences_: Sequence[str]) -> None:
     cache = live_cache()
-    for audience in audiences_:
+    for audience in [*audiences_, ANY]:
         local_counts[game_id, audience] -= 1
         if local_counts[game_id, audience] <= 0:
             del local_counts[game_id, audience]
@@ -264,7 +265,12 @@ async def load_seats(game_id: int) -> SeatMap | None:
 
 def _render_round(game_id: int, fresh: bool) -> list[tuple[str, str]]:
     """Render every audience with a socket open; ``fresh`` ignores what the cache holds
-    (an event other than a move may change a rendering without changing the version)."""
+    (an event other than a move may change a rendering without changing the version).
+    A game without a socket open anywhere is not even read: its current-version pointer
+    is dropped, so the next socket renders afresh."""
+    if counts(game_id, [ANY])[ANY] <= 0:
+        live_cache().delete_many([_now_key(game_id)])
+        return []
     game = Game.objects.filter(pk=game_id).first()
     if game is None:
         return []
