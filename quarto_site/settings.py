@@ -153,6 +153,33 @@ if redis_url := os.environ.get("REDIS_URL"):
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
+# Caches: "default" (rate-limit counters, stored reviews) and "live" (the live layer's
+# renderings per game, ply and audience, who holds which seat, open sockets per audience).
+# In memory per process by default; in Redis when REDIS_URL is set, shared by every process.
+if redis_url:
+    _cache_prefix = os.environ.get("CHANNEL_PREFIX", "quarto") + "-cache"
+    CACHES: dict[str, dict[str, Any]] = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": redis_url,
+            "KEY_PREFIX": _cache_prefix,
+        },
+        "live": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": redis_url,
+            "KEY_PREFIX": _cache_prefix,
+        },
+    }
+else:
+    CACHES = {
+        "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "default"},
+        "live": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "LOCATION": "live",
+            "OPTIONS": {"MAX_ENTRIES": 20_000},
+        },
+    }
+
 # The computer player.
 # AI_DELAY: seconds the computer "thinks" before each turn (a give that follows
 # its own placement waits half as long). AI_BUDGET: seconds of search per action.
@@ -218,6 +245,9 @@ WS_MAX_PER_CLIENT = int(os.environ.get("WS_MAX_PER_CLIENT", "50"))
 WS_RESYNC_INTERVAL = env_float("WS_RESYNC_INTERVAL", 1.0)
 # With the channel layer unreachable, a socket tries to rejoin its game this often.
 WS_LAYER_RETRY = env_float("WS_LAYER_RETRY", 3.0)
+# A socket's arrival or departure is told to the game's pages (who is connected) once
+# per game per this many seconds.
+WS_PRESENCE_DELAY = env_float("WS_PRESENCE_DELAY", 0.5)
 API_MAX_BODY = 4 * 1024
 API_MAX_RECORD = 64 * 1024
 

@@ -35,12 +35,28 @@ def no_ai_reply(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 
 @pytest.fixture(autouse=True)
 def _fresh_cache() -> Iterator[None]:
-    """Each test starts with empty rate-limit counters."""
-    from django.core.cache import cache
-
-    cache.clear()
+    """Each test starts with empty rate-limit counters and an empty live cache."""
+    _clear_caches()
     yield
-    cache.clear()
+    _clear_caches()
+
+
+def _clear_caches() -> None:
+    """Our keys only: on Redis ``clear()`` would flush the channel layer's database too."""
+    from django.core.cache import caches
+    from django.core.cache.backends.redis import RedisCache
+
+    from games.live import push
+
+    for alias in ("default", "live"):
+        cache = caches[alias]
+        if isinstance(cache, RedisCache):
+            client = cache._cache.get_client(write=True)
+            for key in client.scan_iter(match=f"{cache.key_prefix}:*"):
+                client.delete(key)
+        else:
+            cache.clear()
+    push.local_counts.clear()
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

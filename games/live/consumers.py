@@ -1,8 +1,10 @@
-"""One WebSocket per open game page, joined to the game's group.
+"""One WebSocket per open game page, joined to its audience's group and the game's.
 
-On connect and after every committed move the consumer sends the viewer's current
-partials (HTML for the htmx ws extension), so a client that missed a message is
-back in sync with the next one.
+The consumer finds out once who the viewer is (which seats, or a spectator: from the
+cache, see :mod:`games.live.push`), joins its groups, then sends the audience's current
+rendering from the cache. After that it forwards the bytes rendered once per audience
+for every change (``live.frame``) and the small events meant for it (``live.event``),
+without touching the database or a template.
 
 Programs connect with ``?format=json`` and receive instead, on connect and after every
 move (and whenever they send anything)::
@@ -12,12 +14,12 @@ move (and whenever they send anything)::
 The ``state`` is exactly what ``GET /api/v1/games/<id>`` returns (see docs/api.md).
 
 Limits: at most ``WS_MAX_PER_CLIENT`` sockets open per client address (in this
-process), and a burst of incoming frames costs at most one render per
+process), and a burst of incoming frames costs at most one resync (a cache read) per
 ``WS_RESYNC_INTERVAL`` seconds.
 
 Without a channel layer (Redis unreachable) a socket still opens and gets the current
 partials and a notice that live updates are paused (the page polls meanwhile); the
-consumer tries to join its group every ``WS_LAYER_RETRY`` seconds and, once in, says
+consumer tries to join its groups every ``WS_LAYER_RETRY`` seconds and, once in, says
 so and sends the current position: pushes resume without a reload. (Daphne allows no
 close code the htmx ws extension would retry on, so the socket stays open instead.)
 """
@@ -32,16 +34,12 @@ from collections import Counter
 from typing import Any
 from urllib.parse import parse_qs
 
-from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.template.loader import render_to_string
 
 from games.live import push as live
-from games.models import Game
 from games.services import players, ratelimit
-from games.services.moves import Actor
-from games.web import downloads, presenters
 
 log = logging.getLogger(__name__)
 
@@ -49,20 +47,6 @@ TOO_MANY_SOCKETS = 4429
 
 # Open sockets per client address, in this process.
 open_sockets: Counter[str] = Counter()
-
-
-def _render(game_id: int, actor: Actor) -> str | None:
-    game = Game.objects.filter(pk=game_id).first()
-    if game is None:
-        return None
-    return presenters.render_partials(game, actor)
-
-
-def _render_json(game_id: int, actor: Actor) -> str | None:
-    game = Game.objects.filter(pk=game_id).first()
-    if game is None:
-        return None
-    return json.dumps({"type": "state", "ply": game.ply, "state": downloads.game_json(game)})
 
 
 def wants_json(query_string: bytes) -> bool:
@@ -79,12 +63,14 @@ def live_notice(as_json: bool, paused: bool) -> str:
 
 class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels is untyped
     address: str | None = None
-    group: str | None = None
+    groups_joined: list[str] | None = None
+    counted: list[str] | None = None
     last_render = 0.0
     resync: asyncio.Task[None] | None = None
     rejoin: asyncio.Task[None] | None = None
 
     async def connect(self) -> None:
+        live.bind(asyncio.get_running_loop())
         address = ratelimit.scope_address(self.scope)
         if open_sockets[address] >= settings.WS_MAX_PER_CLIENT:
             await self.close(code=TOO_MANY_SOCKETS)
@@ -92,16 +78,16 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels is
         self.address = address
         open_sockets[address] += 1
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
-        session = self.scope.get("session")
-        player = None if session is None else await database_sync_to_async(players.player_id)(session)
-        self.actor = Actor(player_id=player)
-        as_json = wants_json(self.scope.get("query_string", b""))
-        self.as_json = as_json
-        self.render = _render_json if as_json else _render
-        # Join before rendering: a move committed in between is then pushed to this
-        # socket too, instead of falling in the gap and leaving the page behind.
+        self.as_json = wants_json(self.scope.get("query_string", b""))
+        viewer = await self._viewer()
+        if viewer is None:
+            await self.close(code=4404)
+            return
+        self.viewer = viewer
+        self.audience = live.JSON if self.as_json else viewer
+        # Join before reading the current rendering: a push sent in between is not lost.
         joined = await self._join()
-        html = await database_sync_to_async(self.render)(self.game_id, self.actor)
+        html = await live.current(self.game_id, self.audience)
         if html is None:
             await self._leave()
             await self.close(code=4404)
@@ -109,18 +95,40 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels is
         await self.accept()
         self.last_render = time.monotonic()
         await self.send(text_data=html)
+        self.counted = [viewer, live.JSON] if self.as_json else [viewer]
+        live.arrive(self.game_id, self.counted)
+        live.presence_soon(self.game_id)
         if not joined:
-            await self.send(text_data=live_notice(as_json, paused=True))
+            await self.send(text_data=live_notice(self.as_json, paused=True))
             self.rejoin = asyncio.create_task(self._rejoin())
 
+    async def _viewer(self) -> str | None:
+        """The viewer's audience (``seat-N``... or ``watch``); None for an unknown game."""
+        seats = live.cached_seats(self.game_id)
+        if seats is None:
+            seats = await live.load_seats(self.game_id)
+            if seats is None:
+                return None
+        session_key = self.scope.get("cookies", {}).get(settings.SESSION_COOKIE_NAME)
+        session = self.scope.get("session")
+        if not session_key or session is None or not any(seats):
+            return live.WATCH
+        player = live.cached_player(session_key)
+        if player is None:
+            player = await live.in_worker(players.player_id, session)
+            live.remember_player(session_key, player)
+        return live.audience_of(seats, player)
+
     async def _join(self) -> bool:
-        """Join the game's group; False when the layer (Redis) cannot be reached."""
+        """Join the audience's group and the game's; False when the layer (Redis) cannot be reached."""
+        wanted = [live.audience_group(self.game_id, self.audience), live.group_name(self.game_id)]
         try:
-            await self.channel_layer.group_add(live.group_name(self.game_id), self.channel_name)
+            for group in wanted:
+                await self.channel_layer.group_add(group, self.channel_name)
         except Exception:
             log.warning("no channel layer for game %s: live updates paused", self.game_id, exc_info=True)
             return False
-        self.group = live.group_name(self.game_id)
+        self.groups_joined = wanted
         return True
 
     async def _rejoin(self) -> None:
@@ -130,7 +138,7 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels is
                 break
         self.rejoin = None
         await self.send(text_data=live_notice(self.as_json, paused=False))
-        await self.game_changed({})
+        await self.send_current()
 
     async def disconnect(self, code: int) -> None:
         if self.address is not None:
@@ -141,15 +149,20 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels is
         for task in (self.resync, self.rejoin):
             if task is not None:
                 task.cancel()
+        if self.counted is not None:
+            live.leave(self.game_id, self.counted)
+            self.counted = None
+            live.presence_soon(self.game_id)
         await self._leave()
 
     async def _leave(self) -> None:
-        if self.group is not None:
-            group, self.group = self.group, None
+        """Leave the groups joined; with the layer down their entries expire there by themselves."""
+        for group in self.groups_joined or ():
             try:
                 await self.channel_layer.group_discard(group, self.channel_name)
-            except Exception:  # the layer is down; the group entry expires there by itself
+            except Exception:  # the layer is down
                 log.warning("could not leave %s", group, exc_info=True)
+        self.groups_joined = None
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         """Any message from the page asks for a resync; a burst gets one, a little later."""
@@ -157,17 +170,30 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels is
             return  # one is already on its way
         wait = self.last_render + settings.WS_RESYNC_INTERVAL - time.monotonic()
         if wait <= 0:
-            await self.game_changed({})
+            await self.send_current()
             return
         self.resync = asyncio.create_task(self._resync(wait))
 
     async def _resync(self, wait: float) -> None:
         await asyncio.sleep(wait)
         self.resync = None
-        await self.game_changed({})
+        await self.send_current()
 
-    async def game_changed(self, event: dict[str, Any]) -> None:
+    async def send_current(self) -> None:
         self.last_render = time.monotonic()
-        html = await database_sync_to_async(self.render)(self.game_id, self.actor)
-        if html is not None:
-            await self.send(text_data=html)
+        text = await live.current(self.game_id, self.audience)
+        if text is not None:
+            await self.send(text_data=text)
+
+    async def live_frame(self, event: dict[str, Any]) -> None:
+        """The audience's rendering of a change, rendered once for all its sockets."""
+        await self.send(text_data=event["text"])
+
+    async def live_event(self, event: dict[str, Any]) -> None:
+        """A small event (presence, a chat line, an offer): HTML or data, as the socket speaks."""
+        payload = event["payload"]
+        if self.as_json:
+            if payload.get("data") is not None:
+                await self.send(text_data=json.dumps({"type": payload.get("kind"), **payload["data"]}))
+        elif payload.get("html"):
+            await self.send(text_data=payload["html"])

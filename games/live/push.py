@@ -1,36 +1,477 @@
-"""Telling open pages that a game changed: one channel-layer group per game."""
+"""Telling open pages that a game changed: one rendering per audience, sent as bytes.
+
+An *audience* is what one kind of viewer sees of a game: ``"seat-0"`` (whoever holds
+seat 0 alone), ``"seat-0-1"`` (one person holding both seats, hot-seat play), ``"watch"``
+(spectators) and ``"json"`` (programs on ``?format=json``: the API's state, the same for
+everyone). Every socket joins two channel-layer groups: its audience's
+(``game-<id>-<audience>``) and the game's (``game-<id>``, for events meant for all).
+
+When a game changes (a :class:`~games.events.GameEvent`, after commit) the subscriber
+only schedules a *render round* on the server's event loop and returns: the move's
+answer never waits for it. The round runs in one worker thread of this process, reads
+the game once, renders each audience that has a socket open (anywhere, when the cache
+is shared) once, stores each rendering in the cache under (game, version, audience),
+points ``live:now:<game>`` at that version, and sends the bytes to the audience's
+group; the consumers forward them untouched. Events that arrive while a round runs are
+coalesced into one more round, which renders the newest position. With Redis as the
+channel layer and the cache, the process that made the change renders once for the
+sockets of every process.
+
+A connecting socket (and a resync) reads the current rendering from the cache; on a miss
+it is rendered once in the worker thread (concurrent misses of one process share it) and
+stored.
+
+Presence: the open sockets of each audience are counted in the ``live`` cache (and in
+this process), and a short line ("Player 2 is connected. 3 watching.") goes to every
+HTML socket of the game a moment after a socket comes or goes (one per game per
+``WS_PRESENCE_DELAY``).
+
+Small events (chat lines, offers): :func:`to_audience` and :func:`to_all` carry a payload
+``{"kind": ..., "html": ..., "data": {...}}``: HTML sockets receive ``html`` (an
+out-of-band swap), JSON sockets ``{"type": kind, **data}``; either may be left out.
+"""
 
 from __future__ import annotations
 
+import asyncio
+import hashlib
+import json
 import logging
+from collections import Counter
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+from django.conf import settings
+from django.core.cache import caches
+from django.db import close_old_connections
+from django.utils.html import format_html, format_html_join
 
 from games.events import GameEvent
+from games.models import Game
+from games.services.moves import Actor
+from games.web import downloads, presenters
 
 log = logging.getLogger(__name__)
 
+WATCH = "watch"
+JSON = "json"
+ANY = "any"  # the counter of every socket of a game
+# Renderings and the viewer lookups live this long in the cache; the counters a day
+# (they expire by themselves when a process died without saying goodbye).
+RENDER_TTL = 600
+COUNT_TTL = 24 * 60 * 60
+
+
+def live_cache() -> Any:
+    return caches["live"]
+
 
 def group_name(game_id: int) -> str:
+    """Everyone watching the game: small events for all and presence."""
     return f"game-{game_id}"
 
 
-def broadcast(game_id: int, ply: int) -> None:
-    """Ask every consumer watching the game to push its current partials.
+def audience_group(game_id: int, audience: str) -> str:
+    return f"game-{game_id}-{audience}"
 
-    Consumers render per viewer (a seat sees "your turn", a spectator does not), so
-    the message carries only the ply.
-    """
+
+def audience_name(seats: Sequence[int]) -> str:
+    return "seat-" + "-".join(str(s) for s in seats) if seats else WATCH
+
+
+def audience_seats(audience: str) -> list[int]:
+    if not audience.startswith("seat-"):
+        return []
+    return [int(s) for s in audience.removeprefix("seat-").split("-")]
+
+
+def version(game: Game) -> str:
+    """What a rendering shows: the ply and the game row's last save (a takeback may repeat a ply)."""
+    return f"{game.ply}.{int(game.updated.timestamp() * 1_000_000)}"
+
+
+# Cache keys.
+def _seats_key(game_id: int) -> str:
+    return f"live:seats:{game_id}"
+
+
+def _now_key(game_id: int) -> str:
+    return f"live:now:{game_id}"
+
+
+def _render_key(game_id: int, ver: str, audience: str) -> str:
+    return f"live:r:{game_id}:{ver}:{audience}"
+
+
+def _count_key(game_id: int, audience: str) -> str:
+    return f"live:n:{game_id}:{audience}"
+
+
+def _player_key(session_key: str) -> str:
+    return "live:player:" + hashlib.sha256(session_key.encode()).hexdigest()[:32]
+
+
+# Who holds which seat: the human seats' player ids (None for the computer or an open seat).
+SeatMap = list[str | None]
+
+
+def seat_map(game: Game) -> SeatMap:
+    return [None if s.is_ai else (s.player_id or None) for s in game.seat_list]
+
+
+def audience_of(seats: SeatMap, player_id: str | None) -> str:
+    return audience_name([i for i, p in enumerate(seats) if player_id and p == player_id])
+
+
+def audiences(seats: SeatMap) -> list[str]:
+    """Every HTML audience of a game: each person's seats, and the spectators."""
+    named = {audience_of(seats, p) for p in seats if p}
+    return [*sorted(named), WATCH]
+
+
+def render(game: Game, seats: SeatMap, audience: str) -> str:
+    """One audience's bytes: the HTML partials of its viewer, or the API state for JSON."""
+    if audience == JSON:
+        return json.dumps({"type": "state", "ply": game.ply, "state": downloads.game_json(game)})
+    held = audience_seats(audience)
+    actor = Actor(player_id=seats[held[0]]) if held else Actor()
+    return presenters.render_partials(game, actor)
+
+
+def store(game: Game, audience: str, text: str) -> None:
+    live_cache().set(_render_key(game.pk, version(game), audience), text, RENDER_TTL)
+
+
+def rendering_for(game: Game, actor: Actor) -> str:
+    """The partials ``actor`` sees (the htmx answer to a move): from the cache when this
+    version was rendered for that audience already, else rendered and stored for the push."""
+    if actor.token or actor.is_ai:  # not a browser: its seats are not its player id's
+        return presenters.render_partials(game, actor)
+    seats = seat_map(game)
+    audience = audience_of(seats, actor.player_id)
+    key = _render_key(game.pk, version(game), audience)
+    text: str | None = live_cache().get(key)
+    if text is None:
+        text = render(game, seats, audience)
+        live_cache().set(key, text, RENDER_TTL)
+    return text
+
+
+# Counting sockets. This process's own counts decide what to render as much as the
+# cache's, so an evicted counter never silences a push to this process's sockets.
+local_counts: Counter[tuple[int, str]] = Counter()
+
+
+def arrive(game_id: int, audiences_: Sequence[str]) -> None:
+    cache = live_cache()
+    for audience in [*audiences_, ANY]:
+        local_counts[game_id, audience] += 1
+        key = _count_key(game_id, audience)
+        cache.add(key, 0, COUNT_TTL)
+        try:
+            cache.incr(key)
+        except ValueError:  # evicted between add and incr
+            cache.set(key, 1, COUNT_TTL)
+
+
+def leave(game_id: int, audiences_: Sequence[str]) -> None:
+    cache = live_cache()
+    for audience in [*audiences_, ANY]:
+        local_counts[game_id, audience] -= 1
+        if local_counts[game_id, audience] <= 0:
+            del local_counts[game_id, audience]
+        key = _count_key(game_id, audience)
+        try:
+            if cache.decr(key) < 0:
+                cache.set(key, 0, COUNT_TTL)
+        except ValueError:
+            pass
+
+
+def counts(game_id: int, audiences_: Sequence[str]) -> dict[str, int]:
+    """Open sockets per audience, over every process sharing the cache."""
+    found = live_cache().get_many([_count_key(game_id, a) for a in audiences_])
+    return {
+        a: max(int(found.get(_count_key(game_id, a)) or 0), local_counts.get((game_id, a), 0))
+        for a in audiences_
+    }
+
+
+def presence_html(seats: SeatMap, by_audience: dict[str, int]) -> str:
+    """The page's presence line: which human seats have a socket open, and how many watch."""
+    parts = []
+    for index, player in enumerate(seats):
+        if player is None:
+            continue
+        here = any(n > 0 and index in audience_seats(a) for a, n in by_audience.items())
+        parts.append(f"Player {index + 1} is {'connected' if here else 'not connected'}.")
+    watching = by_audience.get(WATCH, 0)
+    if watching:
+        parts.append(f"{watching} watching.")
+    return format_html(
+        '<p id="presence" class="game__presence" hx-swap-oob="true">{}</p>',
+        format_html_join(" ", "{}", ((p,) for p in parts)),
+    )
+
+
+# Looking viewers up: the seat map of a game and the player id of a session, both cached.
+def _load_seats(game_id: int) -> SeatMap | None:
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None:
+        return None
+    seats = seat_map(game)
+    live_cache().set(_seats_key(game_id), seats, RENDER_TTL)
+    return seats
+
+
+def cached_seats(game_id: int) -> SeatMap | None:
+    seats: SeatMap | None = live_cache().get(_seats_key(game_id))
+    return seats
+
+
+def cached_player(session_key: str) -> str | None:
+    player: str | None = live_cache().get(_player_key(session_key))
+    return player
+
+
+def remember_player(session_key: str, player_id: str | None) -> None:
+    if player_id:  # "no player yet" is not kept: joining a game makes one
+        live_cache().set(_player_key(session_key), player_id, COUNT_TTL)
+
+
+# The worker thread: every render and database read of the live layer, off the thread
+# that serves synchronous views and off the event loop.
+_executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="live-render")
+
+
+def _in_worker(func: Any, *args: Any) -> Any:
+    close_old_connections()
+    try:
+        return func(*args)
+    finally:
+        close_old_connections()
+
+
+async def in_worker(func: Any, *args: Any) -> Any:
+    return await asyncio.get_running_loop().run_in_executor(_executor, _in_worker, func, *args)
+
+
+async def load_seats(game_id: int) -> SeatMap | None:
+    return await in_worker(_load_seats, game_id)  # type: ignore[no-any-return]
+
+
+def _render_round(game_id: int, fresh: bool) -> list[tuple[str, str]]:
+    """Render every audience with a socket open; ``fresh`` ignores what the cache holds
+    (an event other than a move may change a rendering without changing the version).
+    A game without a socket open anywhere is not even read: its current-version pointer
+    is dropped, so the next socket renders afresh."""
+    if counts(game_id, [ANY])[ANY] <= 0:
+        live_cache().delete_many([_now_key(game_id)])
+        return []
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None:
+        return []
+    seats = seat_map(game)
+    cache = live_cache()
+    cache.set(_seats_key(game_id), seats, RENDER_TTL)
+    ver = version(game)
+    present = counts(game_id, [*audiences(seats), JSON])
+    frames = []
+    for audience, n in present.items():
+        if n <= 0:
+            continue
+        key = _render_key(game_id, ver, audience)
+        text = None if fresh else cache.get(key)
+        if text is None:
+            text = render(game, seats, audience)
+            cache.set(key, text, RENDER_TTL)
+        frames.append((audience, text))
+    cache.set(_now_key(game_id), ver, COUNT_TTL)
+    return frames
+
+
+def _render_current(game_id: int, audience: str) -> str | None:
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None:
+        return None
+    seats = seat_map(game)
+    text = render(game, seats, audience)
+    ver = version(game)
+    cache = live_cache()
+    cache.set(_render_key(game_id, ver, audience), text, RENDER_TTL)
+    cache.add(_now_key(game_id), ver, COUNT_TTL)
+    return text
+
+
+_inflight: dict[tuple[int, str], asyncio.Future[str | None]] = {}
+
+
+async def current(game_id: int, audience: str) -> str | None:
+    """The audience's current rendering: from the cache, else rendered once and stored."""
+    cache = live_cache()
+    ver = cache.get(_now_key(game_id))
+    if ver is not None:
+        text: str | None = cache.get(_render_key(game_id, ver, audience))
+        if text is not None:
+            return text
+    pending = _inflight.get((game_id, audience))
+    if pending is not None:
+        return await asyncio.shield(pending)
+    future: asyncio.Future[str | None] = asyncio.get_running_loop().create_future()
+    _inflight[game_id, audience] = future
+    try:
+        text = await in_worker(_render_current, game_id, audience)
+        future.set_result(text)
+    except BaseException as exc:
+        future.set_exception(exc)
+        future.exception()  # retrieved: the waiters get it
+        raise
+    finally:
+        del _inflight[game_id, audience]
+    return text
+
+
+# Scheduling: one round at a time per game, on the server's event loop.
+_loop: asyncio.AbstractEventLoop | None = None
+_running: set[int] = set()
+_again: dict[int, bool] = {}
+_tasks: set[asyncio.Task[None]] = set()
+
+
+def bind(loop: asyncio.AbstractEventLoop) -> None:
+    """The server's event loop (set by the ASGI app and by every consumer that connects)."""
+    global _loop
+    _loop = loop
+
+
+def _schedule(game_id: int, fresh: bool) -> None:
+    if game_id in _running:
+        _again[game_id] = _again.get(game_id, False) or fresh
+        return
+    _running.add(game_id)
+    task = asyncio.get_running_loop().create_task(_round(game_id, fresh))
+    _tasks.add(task)
+    task.add_done_callback(_tasks.discard)
+
+
+async def _round(game_id: int, fresh: bool) -> None:
+    try:
+        while True:
+            frames = await in_worker(_render_round, game_id, fresh)
+            await send_frames(game_id, frames)
+            if game_id not in _again:
+                return
+            fresh = _again.pop(game_id)
+    except Exception:
+        log.exception("could not push game %s", game_id)
+    finally:
+        _running.discard(game_id)
+        _again.pop(game_id, None)
+
+
+async def send_frames(game_id: int, frames: list[tuple[str, str]]) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
+    for audience, text in frames:
+        try:
+            await layer.group_send(audience_group(game_id, audience), {"type": "live.frame", "text": text})
+        except Exception:  # a lost push is healed by the next one or a resync; the move stands
+            log.exception("could not push game %s to %s", game_id, audience)
+
+
+def broadcast(game_id: int, ply: int, fresh: bool = True) -> None:
+    """Render the game for its audiences and push it, soon: on the server's event loop
+    when there is one, else (a worker process, a command, a test without a server) here."""
+    loop = _loop
+    if loop is not None and loop.is_running() and not loop.is_closed():
+        loop.call_soon_threadsafe(_schedule, game_id, fresh)
+        return
     try:
-        async_to_sync(layer.group_send)(group_name(game_id), {"type": "game.changed", "ply": ply})
-    except Exception:  # a lost push is healed by the next one or a reload; the move stands
+        frames = _render_round(game_id, fresh)
+        if frames and get_channel_layer() is not None:
+            async_to_sync(send_frames)(game_id, frames)
+    except Exception:
         log.exception("could not broadcast game %s ply %s", game_id, ply)
 
 
 def on_game_event(event: GameEvent) -> None:
     """Subscribed in ``GamesConfig.ready()``: every event changes what open pages show."""
-    broadcast(event.game_id, event.ply)
+    if event.kind != "moved":
+        live_cache().delete_many([_seats_key(event.game_id)])  # a seat may have changed hands
+    broadcast(event.game_id, event.ply, fresh=event.kind != "moved")
+
+
+# Presence, coalesced per game.
+_presence_due: set[int] = set()
+
+
+def presence_soon(game_id: int) -> None:
+    """Tell the game's pages who is here, once, ``WS_PRESENCE_DELAY`` seconds from now."""
+    if game_id in _presence_due:
+        return
+    _presence_due.add(game_id)
+    loop = asyncio.get_running_loop()
+    loop.call_later(settings.WS_PRESENCE_DELAY, lambda: _start_presence(loop, game_id))
+
+
+def _start_presence(loop: asyncio.AbstractEventLoop, game_id: int) -> None:
+    _presence_due.discard(game_id)
+    task = loop.create_task(_send_presence(game_id))
+    _tasks.add(task)
+    task.add_done_callback(_tasks.discard)
+
+
+async def _send_presence(game_id: int) -> None:
+    seats = cached_seats(game_id)
+    if seats is None:
+        seats = await load_seats(game_id)
+        if seats is None:
+            return
+    html = presence_html(seats, counts(game_id, audiences(seats)))
+    await ato_all(game_id, {"kind": "presence", "html": html})
+
+
+# Small events.
+async def ato_audience(game_id: int, audience: str, payload: dict[str, Any]) -> None:
+    """Send ``payload`` to an audience: ``"watch"``, ``"seats"`` (every seat holder),
+    ``"seat-N"`` (whoever holds seat N, alone or with other seats) or an audience name."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    message = {"type": "live.event", "payload": payload}
+    if audience == WATCH:
+        targets = [WATCH]
+    else:
+        seats = cached_seats(game_id)
+        if seats is None:
+            seats = await load_seats(game_id)
+        named = [a for a in audiences(seats or []) if a != WATCH]
+        wanted = audience_seats(audience)
+        if audience == "seats":
+            targets = named
+        elif len(wanted) == 1:
+            targets = [a for a in named if wanted[0] in audience_seats(a)]
+        else:
+            targets = [audience]
+    for target in targets:
+        await layer.group_send(audience_group(game_id, target), message)
+
+
+async def ato_all(game_id: int, payload: dict[str, Any]) -> None:
+    layer = get_channel_layer()
+    if layer is not None:
+        await layer.group_send(group_name(game_id), {"type": "live.event", "payload": payload})
+
+
+def to_audience(game_id: int, audience: str, payload: dict[str, Any]) -> None:
+    """:func:`ato_audience` from synchronous code (a subscriber, a view)."""
+    async_to_sync(ato_audience)(game_id, audience, payload)
+
+
+def to_all(game_id: int, payload: dict[str, Any]) -> None:
+    """Send ``payload`` to every socket of the game (see the module's docstring)."""
+    async_to_sync(ato_all)(game_id, payload)

@@ -14,6 +14,7 @@ from django_htmx.http import HttpResponseClientRedirect
 from django_htmx.middleware import HtmxDetails
 
 from games import catalog
+from games.live import push as live
 from games.models import Game
 from games.runner import turns as ai_runner
 from games.services import actions, players, policy, ratelimit
@@ -191,6 +192,9 @@ def move(request: HtmxHttpRequest, pk: int) -> HttpResponse:
             error = exc.message
     if request.htmx:
         # 200 so htmx swaps the error into the status line (it ignores 4xx bodies).
+        if game is not None and error is None:
+            # The mover's audience rendering, rendered once for this answer and the push.
+            return HttpResponse(live.rendering_for(game, actor_for(request)))
         game = game or get_object_or_404(Game, pk=pk)
         return HttpResponse(presenters.render_partials(game, actor_for(request), error))
     if error:

@@ -11,7 +11,7 @@ from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.test import Client
 
-from games.live import consumers
+from games.live import consumers, push
 from games.models import Game
 from quarto_site.asgi import application
 
@@ -96,17 +96,25 @@ async def test_sockets_per_client_are_capped(settings: Any) -> None:
         await comm.disconnect()
 
 
-async def test_a_burst_of_frames_costs_one_render(settings: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_a_burst_of_frames_costs_one_resync_and_no_render(
+    settings: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
     settings.WS_RESYNC_INTERVAL = 0.3
     game = await database_sync_to_async(human_first_vs_ai)()
-    renders: list[int] = []
-    real = consumers._render
+    renders: list[str] = []
+    resyncs: list[int] = []
+    real_render, real_current = push.render, push.current
 
-    def counted(game_id: int, actor: Any) -> str | None:
-        renders.append(game_id)
-        return real(game_id, actor)
+    def counted_render(game: Any, seats: Any, audience: str) -> str:
+        renders.append(audience)
+        return real_render(game, seats, audience)
 
-    monkeypatch.setattr(consumers, "_render", counted)
+    async def counted_current(game_id: int, audience: str) -> str | None:
+        resyncs.append(game_id)
+        return await real_current(game_id, audience)
+
+    monkeypatch.setattr(push, "render", counted_render)
+    monkeypatch.setattr(push, "current", counted_current)
     comm = WebsocketCommunicator(application, f"/ws/games/{game.pk}/", headers=ORIGIN)
     assert (await comm.connect())[0]
     await comm.receive_from()
@@ -115,7 +123,7 @@ async def test_a_burst_of_frames_costs_one_render(settings: Any, monkeypatch: py
     await asyncio.sleep(0.6)
     sent = 0
     while not await comm.receive_nothing(timeout=0.05):
-        await comm.receive_from()
-        sent += 1
-    assert len(renders) == 2 and sent == 1, (renders, sent)  # connect + one coalesced resync
+        sent += 'id="board"' in await comm.receive_from()
+    assert len(resyncs) == 2 and sent == 1, (resyncs, sent)  # connect + one coalesced resync
+    assert renders == ["watch"], "rendered once on connect; the resync came from the cache"
     await comm.disconnect()
