@@ -26,7 +26,7 @@ from games.services import chat, moderation, policy
 from games.services.moves import Actor
 from games.web import words
 
-PARTIALS = ("board", "pieces", "status", "seats", "chat")
+PARTIALS = ("board", "pieces", "status", "actions", "seats", "chat")
 # Without JavaScript (no pushes), a page whose computer is to move reloads itself this often.
 NO_JS_REFRESH_SECONDS = 2
 CYLINDER_SIDES = 16  # faces drawn around a round piece; piece.css spaces them 360/16 degrees apart

@@ -231,6 +231,10 @@ def game_action(request: HtmxHttpRequest, pk: int, action: str) -> HttpResponse:
     if game is not None and game.rematch_id is not None and action == "rematch":
         return _redirect(request, reverse("games:detail", args=[game.rematch_id]))
     if request.htmx:
+        if error is None:
+            # The push (or, with the socket down, the page's poll) brings the new position:
+            # one swap, so a confirmation the player opens meanwhile is not closed by a second.
+            return HttpResponse(status=204)
         game = get_object_or_404(Game, pk=pk)
         return HttpResponse(presenters.render_partials(game, actor_for(request), error))
     if error:
