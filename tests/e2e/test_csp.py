@@ -69,3 +69,36 @@ def run(page: Any, server: str, kind: str, fields: dict[str, str]) -> None:
         columns = "getComputedStyle(document.querySelector('.grid')).getPropertyValue('--columns')"
         assert page.evaluate(columns).strip() == "9"
     assert violations(page, console) == []
+
+
+def test_a_game_between_friends_logs_no_csp_violation(browser: Any, server: str) -> None:
+    """The invite, the join and the pushes it causes on both pages, under the policy.
+"""
+    creator_context = browser.new_context(viewport={"width": 1200, "height": 900})
+    friend_context = browser.new_context(viewport={"width": 360, "height": 740})
+    try:
+        pages = [creator_context.new_page(), friend_context.new_page()]
+        consoles: list[list[str]] = [[], []]
+        for page, console in zip(pages, consoles, strict=True):
+            page.on("console", lambda message, console=console: console.append(message.text))
+            page.add_init_script(LISTEN)
+        creator, friend = pages
+        creator.goto(server + "/")
+        card = creator.locator(".game-card--quarto")
+        card.locator("select[name=opponent]").select_option("human")
+        card.locator("select[name=seat]").select_option("first")
+        card.locator("button[type=submit]").click()
+        invite = creator.locator("#invite-url").input_value()
+        friend.goto(invite)
+        friend.locator("form button[type=submit]").last.click()
+        creator.locator(".tray.is-giving").wait_for()  # the join, pushed to the creator
+        ply = friend.locator(".status__line").get_attribute("data-ply")
+        creator.locator(".tray__slot:not([disabled])").first.click()
+        wait_for_ply_after(friend, ply)  # the give, pushed to the friend
+        friend.locator("#presence", has_text="connected").wait_for()  # presence, pushed a moment later
+        creator.wait_for_timeout(1000)
+        for page, console in zip(pages, consoles, strict=True):
+            assert violations(page, console) == []
+    finally:
+        creator_context.close()
+        friend_context.close()
