@@ -72,8 +72,7 @@ def run(page: Any, server: str, kind: str, fields: dict[str, str]) -> None:
 
 
 def test_a_game_between_friends_logs_no_csp_violation(browser: Any, server: str) -> None:
-    """The invite, the join and the pushes it causes on both pages, under the policy.
-"""
+    """The invite, the join and the pushes it causes on both pages, under the policy."""
     creator_context = browser.new_context(viewport={"width": 1200, "height": 900})
     friend_context = browser.new_context(viewport={"width": 360, "height": 740})
     try:
