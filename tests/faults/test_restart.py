@@ -5,6 +5,7 @@ the runner starts with the server, not with its first request. The embedded set-
 
 from __future__ import annotations
 
+import asyncio
 import os
 import sqlite3
 import subprocess
@@ -12,12 +13,11 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from ..e2e.conftest import ROOT, Processes
-
-pytestmark = pytest.mark.slow
 
 # A game whose computer turn is due, left by a process that died before playing it: the
 # runner's scheduling is switched off here, so the row keeps its ``ai_due_at``.
@@ -57,6 +57,7 @@ def ply(database: Path, game_id: int) -> int:
     return int(row[0])
 
 
+@pytest.mark.slow
 def test_a_restarted_web_process_nobody_calls_plays_the_due_turn(processes: Processes) -> None:
     made = subprocess.run(
         [sys.executable, "-c", DUE_GAME], cwd=ROOT, env=processes.env, capture_output=True, text=True
@@ -81,3 +82,37 @@ def test_a_restarted_web_process_nobody_calls_plays_the_due_turn(processes: Proc
     )
     # Daphne's own start (importing Django and the site) is most of it.
     assert took < 15, f"the due turn took {took:.1f} s after the server started"
+
+
+async def test_a_server_started_while_the_database_is_down_picks_up_due_turns_later(
+    monkeypatch: pytest.MonkeyPatch, settings: Any
+) -> None:
+    from django.db import OperationalError
+
+    from games.models import Game
+    from games.runner import turns
+
+    settings.AI_RUNNER, settings.AI_WARM_UP = "inline", False
+    monkeypatch.setattr(turns, "STARTUP_RETRY", 0.01)
+    reads = []
+
+    class Due:
+        def filter(self, **lookups: Any) -> Due:
+            reads.append(lookups)
+            if len(reads) == 1:
+                raise OperationalError("connection refused")
+            return self
+
+        def values_list(self, *fields: str, flat: bool) -> list[int]:
+            return [42]
+
+    monkeypatch.setattr(Game, "objects", Due())
+    runner = turns.Runner()
+    started: list[int] = []
+    monkeypatch.setattr(runner, "_start_task", started.append)
+    runner.bind(asyncio.get_running_loop())
+    for _ in range(200):
+        if started:
+            break
+        await asyncio.sleep(0.01)
+    assert started == [42] and len(reads) == 2
