@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 from django.db import InterfaceError, OperationalError
+from django.http import HttpResponse
 
 from ..e2e.conftest import Processes
 
@@ -45,7 +46,7 @@ def test_a_page_answers_503_while_the_database_is_down(client: Any, database_dow
 def test_a_form_post_answers_503_without_refreshing_itself(rf: Any) -> None:
     from quarto_site.unavailable import DatabaseUnavailableMiddleware
 
-    middleware = DatabaseUnavailableMiddleware(lambda request: None)
+    middleware = DatabaseUnavailableMiddleware(HttpResponse)
     response = middleware.process_exception(rf.post("/games/new"), OperationalError("down"))
     assert response is not None and response.status_code == 503
     assert MESSAGE in response.content.decode() and "http-equiv" not in response.content.decode()
@@ -62,13 +63,13 @@ def test_healthz_answers_503_while_the_database_is_down(client: Any, database_do
 def test_a_view_whose_query_fails_answers_503(
     client: Any, monkeypatch: pytest.MonkeyPatch, error: type
 ) -> None:
-    from games.web import views
+    from games.models import Game
 
     class Down:
         def exists(self) -> bool:
             raise error("server closed the connection unexpectedly")
 
-    monkeypatch.setattr(views.Game, "objects", Down())
+    monkeypatch.setattr(Game, "objects", Down())
     response = client.get("/healthz")
     assert response.status_code == 503 and MESSAGE in response.content.decode()
 
@@ -76,7 +77,7 @@ def test_a_view_whose_query_fails_answers_503(
 def test_other_errors_still_reach_the_500_handler(rf: Any) -> None:
     from quarto_site.unavailable import DatabaseUnavailableMiddleware
 
-    middleware = DatabaseUnavailableMiddleware(lambda request: None)
+    middleware = DatabaseUnavailableMiddleware(HttpResponse)
     assert middleware.process_exception(rf.get("/"), ValueError("boom")) is None
 
 
