@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import sys
 from typing import Any
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "quarto_site.settings")
@@ -20,15 +21,44 @@ from games.live.routing import websocket_urlpatterns  # noqa: E402
 from games.runner.turns import runner  # noqa: E402
 
 
+def bind_running_loop() -> None:
+    """Hand the running event loop to the AI runner (which then picks up every due turn)
+    and to the live push. Binding the same loop again does nothing."""
+    loop = asyncio.get_running_loop()
+    runner.bind(loop)
+    push.bind(loop)
+
+
+def bind_when_served() -> bool:
+    """Bind as soon as the server runs, not on its first connection: a restarted process
+    that nobody calls still plays the computer's due turns.
+
+    Daphne runs no ASGI lifespan; it installs Twisted's asyncio reactor before it imports
+    this module and then runs that reactor. ``callWhenRunning`` fires once it starts, and
+    ``callLater(0, ...)`` then runs the binding inside the reactor's running asyncio loop.
+    In a process that never runs the reactor (management commands, tests importing this
+    module) nothing happens. True when the binding was scheduled.
+    """
+    reactor = sys.modules.get("twisted.internet.reactor")  # never import it: that installs one
+    if reactor is None:
+        return False
+    from twisted.internet.asyncioreactor import AsyncioSelectorReactor
+
+    if not isinstance(reactor, AsyncioSelectorReactor):
+        return False
+    reactor.callWhenRunning(reactor.callLater, 0, bind_running_loop)
+    return True
+
+
 class BindRunner:
-    """Hands the server's event loop to the AI runner and the live push on the first connection."""
+    """Hands the server's event loop to the AI runner and the live push on every connection:
+    the fallback for servers other than Daphne, and for an event loop that changed."""
 
     def __init__(self, app: Any) -> None:
         self.app = app
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> Any:
-        runner.bind(asyncio.get_running_loop())
-        push.bind(asyncio.get_running_loop())
+        bind_running_loop()
         return await self.app(scope, receive, send)
 
 
@@ -45,3 +75,4 @@ application = BindRunner(
         }
     )
 )
+bind_when_served()

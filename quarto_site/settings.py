@@ -80,6 +80,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # The database down while serving a page: a 503 to retry, not the 500 page.
+    "quarto_site.unavailable.DatabaseUnavailableMiddleware",
 ]
 
 ROOT_URLCONF = "quarto_site.urls"
@@ -130,7 +132,8 @@ def database_config(url: str | None, sqlite_path: str) -> dict[str, Any]:
         db.setdefault("OPTIONS", {})["pool"] = {
             "min_size": 2,
             "max_size": int(os.environ.get("DATABASE_POOL_SIZE", "10")),
-            "timeout": 10,
+            # Seconds a request waits for a connection (the database down: then a 503).
+            "timeout": env_float("DATABASE_POOL_TIMEOUT", 10.0),
         }
         db["CONN_HEALTH_CHECKS"] = True
     return db

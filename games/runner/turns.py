@@ -34,6 +34,7 @@ from typing import Any
 
 from channels.db import database_sync_to_async
 from django.conf import settings
+from django.db import InterfaceError, OperationalError
 from django.utils import timezone
 
 from games import catalog
@@ -44,6 +45,8 @@ from games.runner.pools import AnalysisGate, Busy, analyse, executor_factory, ga
 from games.services.moves import AI, ServiceError, play_move
 
 log = logging.getLogger(__name__)
+
+STARTUP_RETRY = 2.0  # seconds between reads of the due turns while the database is down
 
 
 @dataclass(frozen=True)
@@ -130,13 +133,19 @@ class Runner:
             log.info("AI warm-up took %.2f s", seconds)
             # Then the analysis pool, so that its first hint does not compile either.
             gate.executor().submit(catalog.warm_up)
-        due = await database_sync_to_async(
-            lambda: list(
-                Game.objects.filter(status=Game.Status.PLAYING, ai_due_at__isnull=False).values_list(
-                    "pk", flat=True
-                )
-            )
-        )()
+        while True:  # a server started while its database is down picks them up once it is back
+            try:
+                due = await database_sync_to_async(
+                    lambda: list(
+                        Game.objects.filter(status=Game.Status.PLAYING, ai_due_at__isnull=False).values_list(
+                            "pk", flat=True
+                        )
+                    )
+                )()
+                break
+            except (OperationalError, InterfaceError):
+                log.warning("cannot read the due AI turns yet; trying again", exc_info=True)
+                await asyncio.sleep(STARTUP_RETRY)
         for game_id in due:
             self._start_task(game_id)
 
