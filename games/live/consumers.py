@@ -85,8 +85,11 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels is
             return
         self.viewer = viewer
         self.audience = live.JSON if self.as_json else viewer
-        # Join before reading the current rendering: a push sent in between is not lost.
+        # Join and be counted before reading the current rendering: a move committed in
+        # between is then rendered for this audience and pushed here, not lost in the gap.
         joined = await self._join()
+        self.counted = [viewer, live.JSON] if self.as_json else [viewer]
+        live.arrive(self.game_id, self.counted)
         html = await live.current(self.game_id, self.audience)
         if html is None:
             await self._leave()
@@ -95,8 +98,6 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels is
         await self.accept()
         self.last_render = time.monotonic()
         await self.send(text_data=html)
-        self.counted = [viewer, live.JSON] if self.as_json else [viewer]
-        live.arrive(self.game_id, self.counted)
         live.presence_soon(self.game_id)
         if not joined:
             await self.send(text_data=live_notice(self.as_json, paused=True))
@@ -149,14 +150,17 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels is
         for task in (self.resync, self.rejoin):
             if task is not None:
                 task.cancel()
+        was_counted = self.counted is not None
+        await self._leave()
+        if was_counted:
+            live.presence_soon(self.game_id)
+
+    async def _leave(self) -> None:
+        """Be counted out and leave the groups joined (with the layer down, their entries
+        expire there by themselves)."""
         if self.counted is not None:
             live.leave(self.game_id, self.counted)
             self.counted = None
-            live.presence_soon(self.game_id)
-        await self._leave()
-
-    async def _leave(self) -> None:
-        """Leave the groups joined; with the layer down their entries expire there by themselves."""
         for group in self.groups_joined or ():
             try:
                 await self.channel_layer.group_discard(group, self.channel_name)
