@@ -108,6 +108,7 @@ SQLITE_OPTIONS = {
     "transaction_mode": "IMMEDIATE",
     "timeout": 20,
 }
+SQLITE_ENGINE = "quarto_site.sqlite"
 
 
 def database_config(url: str | None, sqlite_path: str) -> dict[str, Any]:
@@ -121,7 +122,9 @@ def database_config(url: str | None, sqlite_path: str) -> dict[str, Any]:
         # A file, not memory: tests with several threads need real locking.
         db = {"ENGINE": "django.db.backends.sqlite3", "NAME": sqlite_path}
         db["TEST"] = {"NAME": str(BASE_DIR / "test-db.sqlite3")}
-    if db["ENGINE"] == "django.db.backends.sqlite3":
+    if db["ENGINE"] in ("django.db.backends.sqlite3", SQLITE_ENGINE):
+        # Django's SQLite, with the writers of one process queued on a lock (see there).
+        db["ENGINE"] = SQLITE_ENGINE
         db["OPTIONS"] = {**SQLITE_OPTIONS, **db.get("OPTIONS", {})}
     elif db["ENGINE"] == "django.db.backends.postgresql":
         # Under ASGI persistent connections leak; the pool reuses them safely. With
