@@ -46,6 +46,7 @@ async def main_async(sockets: int, timeout: float) -> None:
         [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "ws_handshake:app"],
         cwd=here,
         env={**os.environ, "PYTHONPATH": str(here)},
+        stdout=subprocess.DEVNULL,  # its access log
         stderr=subprocess.DEVNULL,
     )
     base = f"http://127.0.0.1:{port}"

@@ -154,7 +154,8 @@ if redis_url := os.environ.get("REDIS_URL"):
         }
     }
 else:
-    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    # Channels' in-memory layer, cleaning up expired entries once a second (see there).
+    CHANNEL_LAYERS = {"default": {"BACKEND": "games.live.layers.ThriftyInMemoryChannelLayer"}}
 
 # Caches: "default" (rate-limit counters, stored reviews) and "live" (the live layer's
 # renderings per game, ply and audience, who holds which seat, open sockets per audience).

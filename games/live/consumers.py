@@ -85,18 +85,21 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels is
             return
         self.viewer = viewer
         self.audience = live.JSON if self.as_json else viewer
-        # Join before reading the current rendering: a push sent in between is not lost.
+        # Join, and be counted, before reading the current rendering: a move committed in
+        # between is rendered for this socket's audience and pushed to it, not lost.
         joined = await self._join()
+        self.counted = [viewer, live.JSON] if self.as_json else [viewer]
+        live.arrive(self.game_id, self.counted)
         html = await live.current(self.game_id, self.audience)
         if html is None:
+            live.leave(self.game_id, self.counted)
+            self.counted = None
             await self._leave()
             await self.close(code=4404)
             return
         await self.accept()
         self.last_render = time.monotonic()
         await self.send(text_data=html)
-        self.counted = [viewer, live.JSON] if self.as_json else [viewer]
-        live.arrive(self.game_id, self.counted)
         live.presence_soon(self.game_id)
         if not joined:
             await self.send(text_data=live_notice(self.as_json, paused=True))
