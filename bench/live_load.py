@@ -518,7 +518,15 @@ async def start_embedded() -> Servers:
     port = free_port()
     log = open(folder / "daphne.log", "wb")  # noqa: SIM115  (kept open for the server's life)
     proc = subprocess.Popen(
-        [python, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "quarto_site.asgi:application"],
+        # As scripts/stack starts it: a listen backlog of 2048, not Twisted's 50.
+        [
+            python,
+            "-m",
+            "daphne",
+            "-e",
+            f"tcp:port={port}:interface=127.0.0.1:backlog=2048",
+            "quarto_site.asgi:application",
+        ],
         cwd=ROOT,
         env=env,
         stdout=log,
