@@ -33,6 +33,10 @@ Scenarios (``--scenario``, repeatable; default all):
   per idle socket from the servers' RSS, then one move per game and every socket's receipt.
 - ``crowd``: one game with ``--crowd`` watchers (opened ``--open-batch`` at a time),
   ``--crowd-moves`` moves: push latency and count received.
+- ``computer``: ``--computer-games`` Quarto games against the computer (``AI_DELAY=0``),
+  one watcher each: the time from each computer move's commit to its first sight on the
+  watching socket. The commit time is the move row's ``created``, read from the servers'
+  database after the run (the one place the bench looks past HTTP: no answer carries it).
 
 Every metric is printed on its own line, ``scenario metric value unit``, so two runs
 compare with ``diff`` or ``paste``.
@@ -68,7 +72,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 ROOT = Path(__file__).resolve().parent.parent
-SCENARIOS = ("ratio", "games", "sockets", "crowd")
+SCENARIOS = ("ratio", "games", "sockets", "crowd", "computer")
 PLY = re.compile(rb'data-ply="(\d+)"')
 # Raised on the servers this bench starts, so that its clients, all on one address,
 # measure the site and not its rate limits.
@@ -464,6 +468,7 @@ class Servers:
     pids: list[int]
     stop: Callable[[], None]
     description: str
+    database: str = ""  # a SQLite path or a postgres:// URL: the computer scenario reads commit times
 
 
 async def wait_ready(url: str, seconds: float = 60) -> None:
@@ -513,7 +518,15 @@ async def start_embedded() -> Servers:
     port = free_port()
     log = open(folder / "daphne.log", "wb")  # noqa: SIM115  (kept open for the server's life)
     proc = subprocess.Popen(
-        [python, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "quarto_site.asgi:application"],
+        # As scripts/stack starts it: a listen backlog of 2048, not Twisted's 50.
+        [
+            python,
+            "-m",
+            "daphne",
+            "-e",
+            f"tcp:port={port}:interface=127.0.0.1:backlog=2048",
+            "quarto_site.asgi:application",
+        ],
         cwd=ROOT,
         env=env,
         stdout=log,
@@ -531,7 +544,8 @@ async def start_embedded() -> Servers:
     except Exception:
         stop()
         raise
-    return Servers([url], [proc.pid], stop, "one Daphne process, SQLite, in-memory channel layer")
+    description = "one Daphne process, SQLite, in-memory channel layer"
+    return Servers([url], [proc.pid], stop, description, env["SQLITE_PATH"])
 
 
 async def start_stack(processes: int) -> Servers:
@@ -581,7 +595,7 @@ async def start_stack(processes: int) -> Servers:
     for url in urls:
         await wait_ready(url)
     description = f"{processes} Daphne processes (scripts/stack), PostgreSQL, Redis, AI worker"
-    return Servers(urls, pids, stop, description)
+    return Servers(urls, pids, stop, description, os.environ["DATABASE_URL"])
 
 
 def free_port_run(count: int) -> int:
@@ -800,11 +814,99 @@ async def scenario_crowd(args: argparse.Namespace, servers: Servers, report: Rep
     await close_all([game], watchers)
 
 
+async def new_ai_game(base: str) -> tuple[Game, int]:
+    """A Quarto game against the computer over the API, this client in the first seat."""
+    http = Http(base)
+    body = {"game": "quarto", "opponent": "ai", "seat": "first"}
+    status, text = await http.request("POST", "/api/v1/games", body)
+    if status != 201:
+        raise HttpError(f"create: {status} {text[:200]!r}")
+    created = json.loads(text)
+    seat = int(created["seat"])
+    return Game(base, int(created["id"]), {seat: created["token"]}, created["state"], http), seat
+
+
+def commit_times(database: str, game_ids: Sequence[int]) -> dict[tuple[int, int], tuple[int, float]]:
+    """(game, ply) -> (seat, wall-clock time the move's row was written), read from the
+    servers' database: a move's ``created`` is set in its transaction, just before commit."""
+    from datetime import UTC, datetime
+
+    query = "SELECT game_id, ply, seat, created FROM games_move WHERE game_id IN ({})"
+    found: dict[tuple[int, int], tuple[int, float]] = {}
+    if database.startswith("postgres"):
+        import psycopg
+
+        with psycopg.connect(database) as conn:
+            rows = conn.execute(query.format(",".join(["%s"] * len(game_ids))), list(game_ids)).fetchall()
+        for game_id, ply, seat, created in rows:
+            found[game_id, ply] = (seat, created.timestamp())
+    else:
+        import sqlite3
+
+        with contextlib.closing(sqlite3.connect(database)) as conn:
+            rows = conn.execute(query.format(",".join("?" * len(game_ids))), list(game_ids)).fetchall()
+        for game_id, ply, seat, created in rows:
+            stamp = datetime.fromisoformat(created).replace(tzinfo=UTC)  # Django stores UTC
+            found[game_id, ply] = (seat, stamp.timestamp())
+    return found
+
+
+async def scenario_computer(args: argparse.Namespace, servers: Servers, report: Report) -> None:
+    """Games against the computer (the servers run with AI_DELAY=0), one watcher each:
+    the time from each computer move's commit to its arrival on the watching socket."""
+    if not servers.database:
+        report.add("computer", "skipped", "n/a", "(needs the servers' database: not with --url)")
+        return
+    clock = time.time() - time.perf_counter()  # perf_counter -> wall clock, as the server stamps
+    played = [await new_ai_game(servers.urls[i % len(servers.urls)]) for i in range(args.computer_games)]
+    watchers = [Watcher(servers.urls[(i + 1) % len(servers.urls)], g.id) for i, (g, _) in enumerate(played)]
+    await open_watchers(watchers, 30, 60, args.open_batch)
+    errors = 0
+
+    async def play(game: Game, seat: int) -> None:
+        nonlocal errors
+        end = time.perf_counter() + 50
+        while not game.over and time.perf_counter() < end:
+            if int(game.state["to_move"]) == seat:
+                status, _ = await game.move()
+                errors += status != 200
+                continue
+            await asyncio.sleep(0.05)  # the computer is thinking: look again
+            status, body = await game.http.request("GET", f"/api/v1/games/{game.id}")
+            if status == 200:
+                game.state = json.loads(body)
+
+    started = time.perf_counter()
+    await asyncio.gather(*(play(g, seat) for g, seat in played))
+    await wait_for_plies(watchers, {g.id: int(g.state["ply"]) for g, _ in played}, 10)
+    commits = commit_times(servers.database, [g.id for g, _ in played])
+    by_game = {w.game_id: w for w in watchers}
+    latencies: list[float] = []
+    lost = 0
+    mine = {g.id: seat for g, seat in played}
+    for (game_id, ply), (mover, committed) in commits.items():
+        if mover == mine[game_id]:
+            continue  # the client's own move
+        seen = by_game[game_id].first_seen.get(ply)
+        if seen is None:
+            lost += 1
+        else:
+            latencies.append(max(0.0, seen + clock - committed))
+    report.add("computer", "games", len(played), f"in {time.perf_counter() - started:.1f} s")
+    report.add("computer", "computer_moves", len(latencies) + lost)
+    report.add("computer", "lost", lost, "(not seen within 10 s)")
+    report.latencies("computer", "commit_to_socket", latencies, (50, 95, 99))
+    report.add("computer", "commit_to_socket_max", max(latencies, default=float("nan")) * 1000, "ms")
+    report.add("computer", "move_errors", errors)
+    await close_all([g for g, _ in played], watchers)
+
+
 RUNNERS = {
     "ratio": scenario_ratio,
     "games": scenario_games,
     "sockets": scenario_sockets,
     "crowd": scenario_crowd,
+    "computer": scenario_computer,
 }
 
 
@@ -836,6 +938,12 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     )
     parser.add_argument("--crowd", type=int, default=500, help="crowd: watchers of the one game")
     parser.add_argument("--crowd-moves", type=int, default=5, help="crowd: moves pushed to them")
+    parser.add_argument(
+        "--computer-games",
+        type=int,
+        default=10,
+        help="computer: games vs the computer, a watcher each",
+    )
     args = parser.parse_args(argv)
     args.scenario = args.scenario or list(SCENARIOS)
     if not 0 < args.seconds <= 60:

@@ -45,6 +45,9 @@ class GameEvent:
     game_id: int
     ply: int
     kind: EventKind
+    # Whether the change left the computer to move; None when the publisher did not say
+    # (a subscriber that cares looks it up).
+    ai_due: bool | None = None
 
 
 Subscriber = Callable[[GameEvent], None]

@@ -110,6 +110,7 @@ SQLITE_OPTIONS = {
     "transaction_mode": "IMMEDIATE",
     "timeout": 20,
 }
+SQLITE_ENGINE = "quarto_site.sqlite"
 
 
 def database_config(url: str | None, sqlite_path: str) -> dict[str, Any]:
@@ -123,7 +124,9 @@ def database_config(url: str | None, sqlite_path: str) -> dict[str, Any]:
         # A file, not memory: tests with several threads need real locking.
         db = {"ENGINE": "django.db.backends.sqlite3", "NAME": sqlite_path}
         db["TEST"] = {"NAME": str(BASE_DIR / "test-db.sqlite3")}
-    if db["ENGINE"] == "django.db.backends.sqlite3":
+    if db["ENGINE"] in ("django.db.backends.sqlite3", SQLITE_ENGINE):
+        # Django's SQLite, with the writers of one process queued on a lock (see there).
+        db["ENGINE"] = SQLITE_ENGINE
         db["OPTIONS"] = {**SQLITE_OPTIONS, **db.get("OPTIONS", {})}
     elif db["ENGINE"] == "django.db.backends.postgresql":
         # Under ASGI persistent connections leak; the pool reuses them safely. With
@@ -154,7 +157,8 @@ if redis_url := os.environ.get("REDIS_URL"):
         }
     }
 else:
-    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    # Channels' in-memory layer, cleaning up expired entries once a second (see there).
+    CHANNEL_LAYERS = {"default": {"BACKEND": "games.live.layers.ThriftyInMemoryChannelLayer"}}
 
 # Caches: "default" (rate-limit counters, stored reviews) and "live" (the live layer's
 # renderings per game, ply and audience, who holds which seat, open sockets per audience).

@@ -111,8 +111,12 @@ def join_game(request: HttpRequest, game_id: int, body: JoinIn | None = None) ->
 )
 @guarded()
 def play_move(request: HttpRequest, game_id: int, body: MoveIn) -> dict[str, Any]:
-    services.play_move(game_id, services.Actor(token=bearer(request)), body.move, body.ply)
-    return state_of(game_id)
+    game = services.play_move(game_id, services.Actor(token=bearer(request)), body.move, body.ply)
+    if game.ai_due_at is not None:
+        return state_of(game_id)  # the computer's reply may be in already (AI_RUNNER inline, no delay)
+    # A person is to move: the game as the move left it (position and seats loaded) is the
+    # answer; read again, it would cost four more queries and a second replay of every move.
+    return downloads.game_json(game)
 
 
 PLY_NOTE = (

@@ -92,6 +92,8 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels is
         live.arrive(self.game_id, self.counted)
         html = await live.current(self.game_id, self.audience)
         if html is None:
+            live.leave(self.game_id, self.counted)
+            self.counted = None
             await self._leave()
             await self.close(code=4404)
             return

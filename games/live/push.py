@@ -260,7 +260,31 @@ async def in_worker(func: Any, *args: Any) -> Any:
 
 
 async def load_seats(game_id: int) -> SeatMap | None:
-    return await in_worker(_load_seats, game_id)  # type: ignore[no-any-return]
+    """The game's seat map from the database (and into the cache): one read for every
+    socket of a burst that found the cache empty, not one each."""
+    return await _once(("seats", game_id), _load_seats, game_id)  # type: ignore[no-any-return]
+
+
+_inflight: dict[tuple[Any, ...], asyncio.Future[Any]] = {}
+
+
+async def _once(key: tuple[Any, ...], func: Any, *args: Any) -> Any:
+    """``func(*args)`` in the worker thread, shared by every caller that asks while it runs."""
+    pending = _inflight.get(key)
+    if pending is not None:
+        return await asyncio.shield(pending)
+    future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+    _inflight[key] = future
+    try:
+        result = await in_worker(func, *args)
+        future.set_result(result)
+    except BaseException as exc:
+        future.set_exception(exc)
+        future.exception()  # retrieved: the waiters get it
+        raise
+    finally:
+        del _inflight[key]
+    return result
 
 
 def _render_round(game_id: int, fresh: bool) -> list[tuple[str, str]]:
@@ -306,9 +330,6 @@ def _render_current(game_id: int, audience: str) -> str | None:
     return text
 
 
-_inflight: dict[tuple[int, str], asyncio.Future[str | None]] = {}
-
-
 async def current(game_id: int, audience: str) -> str | None:
     """The audience's current rendering: from the cache, else rendered once and stored."""
     cache = live_cache()
@@ -317,21 +338,7 @@ async def current(game_id: int, audience: str) -> str | None:
         text: str | None = cache.get(_render_key(game_id, ver, audience))
         if text is not None:
             return text
-    pending = _inflight.get((game_id, audience))
-    if pending is not None:
-        return await asyncio.shield(pending)
-    future: asyncio.Future[str | None] = asyncio.get_running_loop().create_future()
-    _inflight[game_id, audience] = future
-    try:
-        text = await in_worker(_render_current, game_id, audience)
-        future.set_result(text)
-    except BaseException as exc:
-        future.set_exception(exc)
-        future.exception()  # retrieved: the waiters get it
-        raise
-    finally:
-        del _inflight[game_id, audience]
-    return text
+    return await _once(("render", game_id, audience), _render_current, game_id, audience)  # type: ignore[no-any-return]
 
 
 # Scheduling: one round at a time per game, on the server's event loop.

@@ -216,7 +216,9 @@ runner = Runner()
 
 def on_game_event(event: GameEvent) -> None:
     """Subscribed in ``GamesConfig.ready()``: a new game or a move may make the computer due."""
-    if event.kind in ("created", "moved"):
+    if event.kind in ("created", "moved") and event.ai_due is not False:
+        # A move that leaves a person to move (every move of a game between people) costs
+        # the runner nothing: no read of the game on the thread that serves the moves.
         runner.schedule(event.game_id)
 
 

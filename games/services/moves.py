@@ -236,7 +236,7 @@ def play_move(game_id: int, actor: Actor, text: str, expected_ply: int | None) -
         game.save()
         game.__dict__["move_rows"] = [*game.move_rows, (state.to_move, str(move))]
         game.__dict__["state"] = new_state
-        publish(GameEvent(game_id, game.ply, "moved"))
+        publish(GameEvent(game_id, game.ply, "moved", ai_due=game.ai_due_at is not None))
     return game
 
 

@@ -40,7 +40,7 @@ def test_percentile_is_nearest_rank() -> None:
 
 def test_arguments_default_to_every_scenario_at_the_issue_sizes() -> None:
     args = bench.parse_args([])
-    assert args.scenario == ["ratio", "games", "sockets", "crowd"]
+    assert args.scenario == ["ratio", "games", "sockets", "crowd", "computer"]
     assert (args.clients, args.games, args.rate, args.watchers) == (20, 200, 50.0, 2)
     assert (args.sockets, args.socket_games, args.crowd) == (2000, 20, 500)
     args = bench.parse_args(["--scenario", "crowd", "--crowd", "50", "--url", "http://127.0.0.1:9"])
