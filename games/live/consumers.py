@@ -97,6 +97,7 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels is
         await self.send(text_data=html)
         self.counted = [viewer, live.JSON] if self.as_json else [viewer]
         live.arrive(self.game_id, self.counted)
+        live.seat_arrived(self.game_id, viewer)
         live.presence_soon(self.game_id)
         if not joined:
             await self.send(text_data=live_notice(self.as_json, paused=True))
@@ -151,6 +152,7 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels is
                 task.cancel()
         if self.counted is not None:
             live.leave(self.game_id, self.counted)
+            live.seat_departed(self.game_id, self.counted[0])
             self.counted = None
             live.presence_soon(self.game_id)
         await self._leave()
