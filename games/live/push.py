@@ -59,7 +59,7 @@ from django.utils.html import format_html, format_html_join
 
 from games.events import GameEvent
 from games.models import Game
-from games.services import actions
+from games.services import actions, chat
 from games.services.moves import Actor
 from games.web import downloads, presenters
 
@@ -436,6 +436,66 @@ def on_game_event(event: GameEvent) -> None:
     if event.kind != "moved":
         live_cache().delete_many([_seats_key(event.game_id)])  # a seat may have changed hands
     broadcast(event.game_id, event.ply, fresh=event.kind != "moved")
+    if event.kind in SMALL_EVENTS:
+        small_event(event.game_id, event.kind)
+
+
+# Events that JSON sockets also receive as their own message (HTML pages get the render).
+SMALL_EVENTS = ("chat", "offer")
+
+
+def small_payload(game_id: int, kind: str) -> dict[str, Any] | None:
+    """The JSON sockets' message for a chat line or an offer; None when no JSON socket is open.
+
+    ``{"type": "chat", "line": {...}}`` (the newest line shown, as ``GET .../chat`` gives
+    it; ``null`` once every line is hidden) or ``{"type": "offer", "ply": n, "offers":
+    {"draw": [0]}}`` (the pending offers after an offer was made, declined or withdrawn).
+    """
+    if counts(game_id, [JSON])[JSON] <= 0:
+        return None
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None:
+        return None
+    data: dict[str, Any] = {"ply": game.ply}
+    if kind == "chat":
+        lines = chat.visible_lines(game, limit=1)
+        data["line"] = (
+            {
+                "id": lines[0].pk,
+                "seat": lines[0].seat,
+                "name": lines[0].name,
+                "text": lines[0].text,
+                "created": lines[0].created.isoformat(),
+            }
+            if lines
+            else None
+        )
+    else:
+        data["offers"] = {k: list(offer["seats"]) for k, offer in game.offers.items()}
+    return {"kind": kind, "data": data}
+
+
+def small_event(game_id: int, kind: str) -> None:
+    """Send a chat line or the offers to the game's JSON sockets, soon (as :func:`broadcast`)."""
+    loop = _loop
+    if loop is not None and loop.is_running() and not loop.is_closed():
+        loop.call_soon_threadsafe(_spawn, _send_small(game_id, kind))
+        return
+    try:
+        payload = small_payload(game_id, kind)
+        if payload is not None:
+            to_all(game_id, payload)
+    except Exception:
+        log.exception("could not send the %s of game %s", kind, game_id)
+
+
+async def _send_small(game_id: int, kind: str) -> None:
+    try:
+        payload = await in_worker(small_payload, game_id, kind)
+        if payload is not None:
+            await ato_all(game_id, payload)
+    except Exception:
+        log.exception("could not send the %s of game %s", kind, game_id)
 
 
 # Last seen: the seats whose every socket closed, and those back.
