@@ -53,7 +53,13 @@ def load_game(game_id: int) -> Game:
 
 
 def state_of(game_id: int) -> dict[str, Any]:
-    return downloads.game_json(load_game(game_id))
+    """The state, with presence: when each seat's last page closed (the JSON socket's
+    state leaves it out: its renderings are cached per position)."""
+    game = load_game(game_id)
+    data = downloads.game_json(game)
+    for seat, row in zip(game.seat_list, data["seats"], strict=True):
+        row["left_at"] = seat.left_at.isoformat() if seat.left_at else None
+    return data
 
 
 ERRORS: dict[int, Any] = dict.fromkeys((400, 401, 403, 404, 409, 413, 415, 429, 503), ErrorOut)

@@ -297,8 +297,13 @@ def seats_left(game_id: int, seats: list[int], when: datetime | None = None) -> 
 
 
 def seats_back(game_id: int, seats: list[int]) -> int:
-    """A page of ``seats`` is open again; how many of them had gone."""
-    return Seat.objects.filter(game_id=game_id, index__in=seats).exclude(left_at=None).update(left_at=None)
+    """A page of ``seats`` is open again; how many of them had been gone ``ABANDON_AFTER``
+    seconds (long enough to be claimed against: the pages show that)."""
+    away = Seat.objects.filter(game_id=game_id, index__in=seats).exclude(left_at=None)
+    limit = timezone.now() - timedelta(seconds=settings.ABANDON_AFTER)
+    claimable = away.filter(left_at__lte=limit).count()
+    away.update(left_at=None)
+    return claimable
 
 
 ClaimKind = Literal["win", "draw"]

@@ -45,7 +45,7 @@ def test_no_claim_before_the_opponent_has_been_gone_long_enough(settings: Any) -
     refused("not_your_seat", game.pk, Actor(player_id="nobody"), "win", 0)
     refused("stale", game.pk, ONE, "win", 5)
     refused("not_abandoned", game.pk, TWO, "win", 0)  # the one who left cannot claim
-    assert actions.seats_back(game.pk, [1]) == 1  # came back: no claim
+    assert actions.seats_back(game.pk, [1]) == 1  # came back (after it could be claimed): no claim
     refused("not_abandoned", game.pk, ONE, "win", 0)
     assert fresh(game).status == Game.Status.PLAYING
 
