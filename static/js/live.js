@@ -53,6 +53,16 @@
     var follow = document.querySelector("a[data-follow]");
     if (follow && !followAtLoad) window.location.assign(follow.href);
   });
+  // The status line's forms answer with out-of-band parts (hx-target="#status" so the
+  // event reaches here). A push may have replaced the form before its answer came: htmx
+  // would look for the parts inside the detached form; put them into the page instead.
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var detail = event.detail;
+    var form = detail.requestConfig && detail.requestConfig.elt;
+    if (!form || form.isConnected || !detail.shouldSwap) return;
+    detail.shouldSwap = false;
+    htmx.swap(detail.target, detail.serverResponse, { swapStyle: "none" }, { contextElement: detail.target });
+  });
   // Reconnect after 2 to 5 s rather than at once: the server may be restarting.
   htmx.config.wsReconnectDelay = function (retries) {
     return 2000 + Math.random() * Math.min(3000, 1000 * (retries + 1));

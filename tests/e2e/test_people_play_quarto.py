@@ -41,9 +41,14 @@ def test_two_people_and_a_spectator_through_a_whole_evening(quick_abandon_server
     contexts = [browser.new_context(viewport={"width": 1200, "height": 900}) for _ in range(3)]
     errors: list[str] = []
     a, b, watcher = (c.new_page() for c in contexts)
-    for page in (a, b, watcher):
-        page.on("pageerror", lambda error: errors.append(str(error)))
-        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    for name, page in (("A", a), ("B", b), ("spectator", watcher)):
+        page.on("pageerror", lambda error, name=name: errors.append(f"{name}: {error}"))
+        page.on(
+            "console",
+            lambda m, name=name, page=page: (
+                errors.append(f"{name} {page.url}: {m.text}") if m.type == "error" else None
+            ),
+        )
 
     # A invites, B takes the seat through the link, a spectator opens the game.
     a.goto(server + "/")
