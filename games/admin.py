@@ -20,7 +20,7 @@ from .models import ChatLine, ChatMute, Game, Move, Seat
 class SeatInline(admin.TabularInline[Seat, Game]):
     model = Seat
     extra = 0
-    fields = ("index", "kind", "name", "player", "joined_at")
+    fields = ("index", "kind", "name", "player", "joined_at", "left_at")
     readonly_fields = fields
     can_delete = False
 
@@ -53,8 +53,8 @@ class GameActionForm(ActionForm):
 
 @admin.register(Game)
 class GameAdmin(admin.ModelAdmin[Game]):
-    list_display = ("id", "kind", "status", "result_summary", "ai_level", "ply", "created")
-    list_filter = ("kind", "status", "ai_level")
+    list_display = ("id", "kind", "status", "result_summary", "reason", "ai_level", "ply", "created")
+    list_filter = ("kind", "status", "reason", "ai_level")
     search_fields = ("=id", "invite_code")
     date_hierarchy = "created"
     readonly_fields = (
@@ -63,6 +63,10 @@ class GameAdmin(admin.ModelAdmin[Game]):
         "move_list",
         "ply",
         "result",
+        "reason",
+        "offers",
+        "takebacks",
+        "rematch",
         "ai_due_at",
         "created",
         "updated",
@@ -76,9 +80,14 @@ class GameAdmin(admin.ModelAdmin[Game]):
         "status",
         "ply",
         "result",
+        "reason",
+        "offers",
+        "takebacks",
+        "rematch",
         "ai_level",
         "ai_due_at",
         "allow_hints",
+        "allow_takebacks",
         "created",
         "updated",
     )

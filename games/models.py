@@ -34,6 +34,7 @@ class Game(models.Model):
         WON = 30, "won"
         DRAWN = 35, "drawn"
         ABORTED = 40, "aborted"
+        ABANDONED = 45, "abandoned"
 
     FINISHED = Status.WON
 
@@ -43,6 +44,7 @@ class Game(models.Model):
         RESIGNED = "resigned", "resignation"
         AGREED = "agreed", "draw agreed"
         ABORTED = "aborted", "aborted by a moderator"
+        ABANDONED = "abandoned", "a player left"
 
     # The offers a game can have pending (``Game.offers``: kind -> the seats that said yes).
     OFFERS = ("draw", "takeback", "rematch")
@@ -135,6 +137,11 @@ class Seat(models.Model):
     token_hash = models.CharField(max_length=64, blank=True, db_index=True)
     name = models.CharField(max_length=40, blank=True)
     joined_at = models.DateTimeField(null=True, blank=True)
+    left_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="When the seat's last open page closed; blank while one is open (or none ever was).",
+    )
 
     class Meta:
         ordering = ["game", "index"]

@@ -255,6 +255,13 @@ WS_LAYER_RETRY = env_float("WS_LAYER_RETRY", 3.0)
 # A socket's arrival or departure is told to the game's pages (who is connected) once
 # per game per this many seconds.
 WS_PRESENCE_DELAY = env_float("WS_PRESENCE_DELAY", 0.5)
+# Abandonment: a player whose pages have all been closed this many seconds (and who has
+# not moved since) may be claimed against by the others (a win or a draw); a game left
+# unclaimed that long is closed as "abandoned". The web process looks every
+# ABANDON_SWEEP seconds.
+ABANDON_AFTER = env_float("ABANDON_AFTER", 60.0)
+ABANDON_CLOSE_AFTER = env_float("ABANDON_CLOSE_AFTER", 600.0)
+ABANDON_SWEEP = env_float("ABANDON_SWEEP", 10.0)
 API_MAX_BODY = 4 * 1024
 API_MAX_RECORD = 64 * 1024
 

@@ -53,7 +53,13 @@ def load_game(game_id: int) -> Game:
 
 
 def state_of(game_id: int) -> dict[str, Any]:
-    return downloads.game_json(load_game(game_id))
+    """The state, with presence: when each seat's last page closed (the JSON socket's
+    state leaves it out: its renderings are cached per position)."""
+    game = load_game(game_id)
+    data = downloads.game_json(game)
+    for seat, row in zip(game.seat_list, data["seats"], strict=True):
+        row["left_at"] = seat.left_at.isoformat() if seat.left_at else None
+    return data
 
 
 ERRORS: dict[int, Any] = dict.fromkeys((400, 401, 403, 404, 409, 413, 415, 429, 503), ErrorOut)
@@ -179,6 +185,26 @@ for _kind in OFFERS:
     _answer_endpoint(_kind)
 
 
+@api.post(
+    "/games/{int:game_id}/claim/{outcome}",
+    response={200: StateOut, **ERRORS},
+    auth=seat_token,
+    summary="Claim the win (win) or a draw (draw): the opponent has gone",
+    description=(
+        "Once an opponent has had no page of the game open for ABANDON_AFTER seconds (60 by "
+        "default) and has not moved since, the others may end the game: the gone seats lose "
+        "(win) or it is drawn (draw); the reason is abandoned. 409 not_abandoned before then. "
+        "The state's presence says who is connected and since when a seat has gone." + PLY_NOTE
+    ),
+)
+@guarded()
+def claim(
+    request: HttpRequest, game_id: int, outcome: Literal["win", "draw"], ply: int | None = None
+) -> dict[str, Any]:
+    actions.claim(game_id, services.Actor(token=bearer(request)), outcome, ply)
+    return state_of(game_id)
+
+
 @api.get(
     "/games/{int:game_id}/analysis",
     response={200: AnalysisOut, 403: ErrorOut, **ERRORS, 501: ErrorOut, 503: ErrorOut},
@@ -269,7 +295,14 @@ def import_record(request: HttpRequest) -> Status[dict[str, Any]]:
         rec, _ = records.load(text)
     except records.RecordError as exc:
         raise services.ServiceError("bad_record", str(exc)) from None
-    created = services.import_game(rec.kind, rec.options, rec.moves, names=rec.players)
+    created = services.import_game(
+        rec.kind,
+        rec.options,
+        rec.moves,
+        names=rec.players,
+        result=rec.result,
+        termination=rec.termination,
+    )
     game = created.game
     return Status(
         201,

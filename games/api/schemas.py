@@ -82,6 +82,11 @@ class SeatOut(BaseModel):
     kind: Literal["human", "ai"]
     label: str
     open: bool
+    left_at: datetime | None = Field(
+        default=None,
+        description="Presence: when the seat's last open page (socket) closed; null while one is "
+        "open, or if none ever was. Gone for ABANDON_AFTER seconds, the others may claim.",
+    )
 
 
 class StateOut(BaseModel):
@@ -94,7 +99,9 @@ class StateOut(BaseModel):
     id: int
     game: str
     options: dict[str, Any]
-    status: Literal["waiting", "playing", "finished"]
+    status: Literal["waiting", "playing", "finished", "abandoned"] = Field(
+        description="abandoned: a player left and nobody claimed the game in time (nobody won)."
+    )
     result: ResultOut | None
     to_move: int | None
     num_players: int
@@ -105,8 +112,10 @@ class StateOut(BaseModel):
     height: int
     board: list[list[dict[str, Any]]] = Field(description="Rows top first; every square with its cell name.")
     seats: list[SeatOut]
-    reason: Literal["normal", "resigned", "agreed"] | None = Field(
-        default=None, description="Why the game ended: the rules (normal), a resignation, an agreed draw."
+    reason: Literal["normal", "resigned", "agreed", "aborted", "abandoned"] | None = Field(
+        default=None,
+        description="Why the game ended: the rules (normal), a resignation, an agreed draw, a "
+        "moderator (aborted), a player who left (abandoned: claimed, or closed by the server).",
     )
     offers: dict[Literal["draw", "takeback", "rematch"], list[int]] = Field(
         default_factory=dict, description="Pending offers: the seats that said yes, the offerer first."

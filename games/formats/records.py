@@ -57,7 +57,7 @@ _TAG_RE = re.compile(r'^\[([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\]$')
 _NUMBER_RE = re.compile(r"^([0-9]+)\.$")
 _JSON_KEYS = ("format", "game", "options", "players", "date", "result", "termination", "moves")
 # Why a game ended without the rules ending it (``Termination``); the rules' own end is "".
-TERMINATIONS = ("resigned", "agreed")
+TERMINATIONS = ("resigned", "agreed", "abandoned")
 
 
 class RecordError(ValueError):
@@ -329,8 +329,10 @@ def check(record: Record) -> tuple[Record, Any]:
             record.tag_source("Termination"), f"the termination must be one of {', '.join(TERMINATIONS)}."
         )
     if record.termination and state.outcome is None:
-        # Ended by a resignation or an agreement: the result is the record's word.
-        if len(record.result.split("-")) != state.num_players:
+        # Ended by a resignation, an agreement or a player leaving: the result is the
+        # record's word ("*" for a game closed unclaimed after a player left).
+        closed = record.termination == "abandoned" and record.result == UNFINISHED
+        if not closed and len(record.result.split("-")) != state.num_players:
             raise RecordError(record.tag_source("Result"), f"a result needs {state.num_players} scores.")
         return replace(record, options=options, moves=tuple(canonical)), state
     # A missing or "*" result is filled in from the actions; only a result that

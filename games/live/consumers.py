@@ -90,6 +90,7 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels is
         joined = await self._join()
         self.counted = [viewer, live.JSON] if self.as_json else [viewer]
         live.arrive(self.game_id, self.counted)
+        live.seat_arrived(self.game_id, viewer)
         html = await live.current(self.game_id, self.audience)
         if html is None:
             live.leave(self.game_id, self.counted)
@@ -162,6 +163,7 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels is
         expire there by themselves)."""
         if self.counted is not None:
             live.leave(self.game_id, self.counted)
+            live.seat_departed(self.game_id, self.counted[0])
             self.counted = None
         for group in self.groups_joined or ():
             try:

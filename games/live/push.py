@@ -26,6 +26,14 @@ this process), and a short line ("Player 2 is connected. 3 watching.") goes to e
 HTML socket of the game a moment after a socket comes or goes (one per game per
 ``WS_PRESENCE_DELAY``).
 
+Last seen: when the last socket of a seat (over every process sharing the cache) closes,
+the seat's ``left_at`` is stored (:func:`games.services.actions.seats_left`) and the game
+is rendered afresh ``ABANDON_AFTER`` seconds later, when its opponents may claim it; a
+socket of that seat coming back clears it (and renders afresh when it was set). Every
+``ABANDON_SWEEP`` seconds the server's event loop closes the games nobody claimed
+(:func:`games.services.actions.close_abandoned`), whether the computer's turns run here
+or on queue workers.
+
 Small events (chat lines, offers): :func:`to_audience` and :func:`to_all` carry a payload
 ``{"kind": ..., "html": ..., "data": {...}}``: HTML sockets receive ``html`` (an
 out-of-band swap), JSON sockets ``{"type": kind, **data}``; either may be left out.
@@ -51,6 +59,7 @@ from django.utils.html import format_html, format_html_join
 
 from games.events import GameEvent
 from games.models import Game
+from games.services import actions, chat
 from games.services.moves import Actor
 from games.web import downloads, presenters
 
@@ -351,7 +360,31 @@ _tasks: set[asyncio.Task[None]] = set()
 def bind(loop: asyncio.AbstractEventLoop) -> None:
     """The server's event loop (set by the ASGI app and by every consumer that connects)."""
     global _loop
+    if _loop is not loop and settings.ABANDON_SWEEP > 0:
+        loop.call_later(settings.ABANDON_SWEEP, _sweep_soon, loop)
     _loop = loop
+
+
+def _sweep_soon(loop: asyncio.AbstractEventLoop) -> None:
+    """Close the abandoned games nobody claimed, then look again ``ABANDON_SWEEP`` s later.
+    (A timer, not a waiting task: a loop that closes meanwhile drops it quietly.)"""
+    if loop is not _loop or loop.is_closed():
+        return
+    task = loop.create_task(_sweep(loop))
+    _tasks.add(task)
+    task.add_done_callback(_tasks.discard)
+
+
+async def _sweep(loop: asyncio.AbstractEventLoop) -> None:
+    try:
+        closed = await in_worker(actions.close_abandoned)
+        if closed:
+            log.info("closed %d abandoned game(s): %s", len(closed), closed)
+    except Exception:
+        log.exception("could not close the abandoned games; trying again")
+    finally:
+        if not loop.is_closed():
+            loop.call_later(settings.ABANDON_SWEEP, _sweep_soon, loop)
 
 
 def _schedule(game_id: int, fresh: bool) -> None:
@@ -410,6 +443,120 @@ def on_game_event(event: GameEvent) -> None:
     if event.kind != "moved":
         live_cache().delete_many([_seats_key(event.game_id)])  # a seat may have changed hands
     broadcast(event.game_id, event.ply, fresh=event.kind != "moved")
+    if event.kind in SMALL_EVENTS:
+        small_event(event.game_id, event.kind)
+
+
+# Events that JSON sockets also receive as their own message (HTML pages get the render).
+SMALL_EVENTS = ("chat", "offer")
+
+
+def small_payload(game_id: int, kind: str) -> dict[str, Any] | None:
+    """The JSON sockets' message for a chat line or an offer; None when no JSON socket is open.
+
+    ``{"type": "chat", "line": {...}}`` (the newest line shown, as ``GET .../chat`` gives
+    it; ``null`` once every line is hidden) or ``{"type": "offer", "ply": n, "offers":
+    {"draw": [0]}}`` (the pending offers after an offer was made, declined or withdrawn).
+    """
+    if counts(game_id, [JSON])[JSON] <= 0:
+        return None
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None:
+        return None
+    data: dict[str, Any] = {"ply": game.ply}
+    if kind == "chat":
+        lines = chat.visible_lines(game, limit=1)
+        data["line"] = (
+            {
+                "id": lines[0].pk,
+                "seat": lines[0].seat,
+                "name": lines[0].name,
+                "text": lines[0].text,
+                "created": lines[0].created.isoformat(),
+            }
+            if lines
+            else None
+        )
+    else:
+        data["offers"] = {k: list(offer["seats"]) for k, offer in game.offers.items()}
+    return {"kind": kind, "data": data}
+
+
+def small_event(game_id: int, kind: str) -> None:
+    """Send a chat line or the offers to the game's JSON sockets, soon (as :func:`broadcast`)."""
+    loop = _loop
+    if loop is not None and loop.is_running() and not loop.is_closed():
+        loop.call_soon_threadsafe(_spawn, _send_small(game_id, kind))
+        return
+    try:
+        payload = small_payload(game_id, kind)
+        if payload is not None:
+            to_all(game_id, payload)
+    except Exception:
+        log.exception("could not send the %s of game %s", kind, game_id)
+
+
+async def _send_small(game_id: int, kind: str) -> None:
+    try:
+        payload = await in_worker(small_payload, game_id, kind)
+        if payload is not None:
+            await ato_all(game_id, payload)
+    except Exception:
+        log.exception("could not send the %s of game %s", kind, game_id)
+
+
+# Last seen: the seats whose every socket closed, and those back.
+def _seat_present(game_id: int, seat: int, seats: SeatMap) -> bool:
+    return any(n > 0 and seat in audience_seats(a) for a, n in counts(game_id, audiences(seats)).items())
+
+
+def _back(game_id: int, seats_: list[int]) -> bool:
+    return actions.seats_back(game_id, seats_) > 0
+
+
+def _left(game_id: int, seats_: list[int]) -> int:
+    return actions.seats_left(game_id, seats_)
+
+
+def _spawn(coroutine: Any) -> None:
+    task = asyncio.get_running_loop().create_task(coroutine)
+    _tasks.add(task)
+    task.add_done_callback(_tasks.discard)
+
+
+def seat_arrived(game_id: int, audience: str) -> None:
+    """A socket of ``audience`` opened: its seats are here (again)."""
+    if audience_seats(audience):
+        _spawn(_seat_arrived(game_id, audience_seats(audience)))
+
+
+async def _seat_arrived(game_id: int, seats_: list[int]) -> None:
+    try:
+        if await in_worker(_back, game_id, seats_):
+            _schedule(game_id, True)  # the claim buttons go away
+    except Exception:
+        log.exception("could not mark seats %s of game %s as back", seats_, game_id)
+
+
+def seat_departed(game_id: int, audience: str) -> None:
+    """A socket of ``audience`` closed (and was counted out): the seats with no socket left
+    anywhere are gone from now; the game is rendered afresh once they may be claimed."""
+    held = audience_seats(audience)
+    if not held:
+        return
+    seats = cached_seats(game_id)
+    gone = [s for s in held if seats is None or not _seat_present(game_id, s, seats)]
+    if gone:
+        _spawn(_seat_departed(game_id, gone))
+
+
+async def _seat_departed(game_id: int, seats_: list[int]) -> None:
+    try:
+        if await in_worker(_left, game_id, seats_):
+            loop = asyncio.get_running_loop()
+            loop.call_later(settings.ABANDON_AFTER + 0.5, _schedule, game_id, True)
+    except Exception:
+        log.exception("could not mark seats %s of game %s as gone", seats_, game_id)
 
 
 # Presence, coalesced per game.

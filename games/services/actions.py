@@ -28,18 +28,27 @@ once:
   level, hints and takebacks setting, the seats rotated by one (two players swap sides),
   each person keeping their player id and token in the new seat. The old game names it
   (``Game.rematch``).
+- **Claim** (abandonment): once an opponent has gone (see
+  :func:`games.services.policy.gone_seats`), the others may claim the win (the gone seats
+  lose) or a draw, reason ``abandoned``. A game left unclaimed ``ABANDON_CLOSE_AFTER``
+  seconds is closed by :func:`close_abandoned` (status "abandoned", nobody wins). The live
+  layer says when a seat's pages all closed and when one is back (:func:`seats_left`,
+  :func:`seats_back`).
 """
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
 from typing import Any, Literal
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
 from games import catalog
 from games.events import GameEvent, publish
 from games.models import Game, Move, Seat
+from games.services import policy
 from games.services.moves import Actor, ServiceError, _locked_game, _schedule_ai_if_due
 
 OfferKind = Literal["draw", "takeback", "rematch"]
@@ -275,6 +284,73 @@ def _new_game_like(old: Game) -> Game:
         new.save(update_fields=["ai_due_at"])
     publish(GameEvent(new.pk, new.ply, "created"))
     return new
+
+
+# -- abandonment -----------------------------------------------------------------------
+
+
+def seats_left(game_id: int, seats: list[int], when: datetime | None = None) -> int:
+    """The last open page of ``seats`` closed: they are gone from now (unless gone already)."""
+    return Seat.objects.filter(game_id=game_id, index__in=seats, left_at=None, kind=Seat.Kind.HUMAN).update(
+        left_at=when or timezone.now()
+    )
+
+
+def seats_back(game_id: int, seats: list[int]) -> int:
+    """A page of ``seats`` is open again; how many of them had been gone ``ABANDON_AFTER``
+    seconds (long enough to be claimed against: the pages show that)."""
+    away = Seat.objects.filter(game_id=game_id, index__in=seats).exclude(left_at=None)
+    limit = timezone.now() - timedelta(seconds=settings.ABANDON_AFTER)
+    claimable = away.filter(left_at__lte=limit).count()
+    away.update(left_at=None)
+    return claimable
+
+
+ClaimKind = Literal["win", "draw"]
+
+
+def claim(game_id: int, actor: Actor, outcome: ClaimKind, expected_ply: int | None) -> Game:
+    """The opponents have gone: claim the win (they lose) or a draw; reason ``abandoned``."""
+    with transaction.atomic():
+        game, held = _begin(game_id, actor, expected_ply)
+        if refusal := policy.claim_refusal(game, actor):
+            raise refusal
+        gone = [s for s in policy.gone_seats(game) if s not in held]
+        if outcome == "draw":
+            _finish(game, Game.Status.DRAWN, Game.Reason.ABANDONED, {"winner": None, "abandoned": gone})
+        else:
+            others = [s.index for s in game.seat_list if s.index not in gone]
+            winner = others[0] if len(others) == 1 else None
+            _finish(
+                game,
+                Game.Status.WON,
+                Game.Reason.ABANDONED,
+                {"winner": winner, "winners": others, "abandoned": gone},
+            )
+    return game
+
+
+def close_abandoned(now: datetime | None = None) -> list[int]:
+    """Close every game whose gone player nobody claimed against in ``ABANDON_CLOSE_AFTER``
+    seconds: status "abandoned", nobody wins. The games closed."""
+    now = now or timezone.now()
+    after = settings.ABANDON_CLOSE_AFTER
+    limit = now - timedelta(seconds=after)
+    candidates = (
+        Game.objects.filter(status=Game.Status.PLAYING, seats__left_at__lte=limit)
+        .values_list("pk", flat=True)
+        .distinct()
+    )
+    closed = []
+    for game_id in list(candidates):
+        with transaction.atomic():
+            game = _locked_game(game_id)
+            gone = policy.gone_seats(game, after=after, now=now)
+            if not gone:
+                continue
+            _finish(game, Game.Status.ABANDONED, Game.Reason.ABANDONED, {"winner": None, "abandoned": gone})
+            closed.append(game_id)
+    return closed
 
 
 ACTIONS = {"draw": draw, "takeback": takeback, "rematch": rematch}

@@ -276,6 +276,34 @@ def _record_outcome(game: Game, state: State[Any]) -> None:
     }
 
 
+def _record_termination(game: Game, num_players: int, result: str, termination: str) -> None:
+    """Finish an imported game as its record says people ended it (``1-0``, ``1/2-0-1/2``...)."""
+    try:
+        reason = Game.Reason(termination)
+    except ValueError:
+        raise ServiceError("bad_record", f"unknown termination {termination!r}") from None
+    if result == "*" and reason == Game.Reason.ABANDONED:
+        game.status, game.winner, game.reason = Game.Status.ABANDONED, None, reason
+        game.result = {"winner": None, "lines": [], "shared": []}
+        return
+    scores = result.split("-")
+    if len(scores) != num_players or any(s not in ("0", "1") and "/" not in s for s in scores):
+        raise ServiceError("bad_record", f"the result {result!r} does not fit {num_players} seats")
+    winners = [i for i, s in enumerate(scores) if s != "0"]
+    drawn = len(winners) == num_players
+    game.reason = reason
+    game.status = Game.Status.DRAWN if drawn else Game.Status.WON
+    game.winner = winners[0] if len(winners) == 1 else None
+    game.result = {"winner": game.winner, "lines": [], "shared": []}
+    if not drawn:
+        game.result["winners"] = winners
+        if reason == Game.Reason.RESIGNED:
+            losers = [i for i in range(num_players) if i not in winners]
+            game.result["resigned"] = losers[0]
+        elif reason == Game.Reason.ABANDONED:
+            game.result["abandoned"] = [i for i in range(num_players) if i not in winners]
+
+
 def _schedule_ai_if_due(game: Game, state: State[Any], just_moved: int | None) -> None:
     """Mark when the computer should act, if it is to move: a restart finds it again."""
     game.ai_due_at = None
@@ -300,8 +328,13 @@ def import_game(
     names: Sequence[str] = (),
     with_token: bool = True,
     player_id: str | None = None,
+    result: str = "",
+    termination: str = "",
 ) -> NewGame:
     """A game rebuilt from a record: every action replayed through the rules, one transaction.
+
+    A record that people ended (``termination`` resigned, agreed or abandoned, with the
+    ``result`` it names) is finished as they ended it.
 
     Every seat is a person held by the importer (one token and/or player id for all of
     them), so a finished game is there to replay and an unfinished one can be played on
@@ -328,6 +361,8 @@ def import_game(
             state = new_state
         game.ply = len(moves)
         _record_outcome(game, state)
+        if state.outcome is None and termination:
+            _record_termination(game, state.num_players, result, termination)
         game.save()
         publish(GameEvent(game.pk, game.ply, "imported"))
     return NewGame(game=game, seat=None, token=token, first_seat_won_toss=False)

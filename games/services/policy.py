@@ -9,14 +9,23 @@
   game with hints allowed; once the game is over anyone may (that is the review).
 - Chat: players write, everyone who sees the game reads (spectators have no chat of
   their own); :func:`chat_refusal` says why someone may not write.
+- Abandonment: :func:`gone_seats` are the people whose pages have all been closed for
+  ``ABANDON_AFTER`` seconds (and who have not moved since), in a game between at least
+  two different people (the computer never claims, nor is a hot-seat game abandoned);
+  :func:`claim_refusal` says why a viewer may not claim the game now.
 - What the computer offers for a game at all is its catalog entry's declared
   capabilities (``analysis``, ``review``, ``hints``).
 """
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.utils import timezone
+
 from games import catalog
-from games.models import Game
+from games.models import Game, Move
 from games.services.moves import Actor, ServiceError, seats_held
 
 
@@ -106,3 +115,53 @@ def review_refusal(game: Game) -> str | None:
     if not catalog.get(game.kind).capabilities.review:
         return f"There is no computer review for {game.title} yet."
     return None
+
+
+def _people_apart(game: Game) -> bool:
+    """At least two different people hold the game's seats."""
+    holders = {s.player_id or s.token_hash for s in game.seat_list if not s.is_ai}
+    holders.discard("")
+    return len(holders) >= 2
+
+
+def gone_seats(game: Game, after: float | None = None, now: datetime | None = None) -> list[int]:
+    """The people's seats gone for ``after`` seconds (``ABANDON_AFTER``): no page of theirs
+    open since then (``Seat.left_at``) and no move of theirs since they left."""
+    if not is_playing(game):
+        return []
+    left = [s for s in game.seat_list if s.left_at is not None and not s.is_ai]
+    if not left or not _people_apart(game):
+        return []
+    now = now or timezone.now()
+    limit = now - timedelta(seconds=settings.ABANDON_AFTER if after is None else after)
+    gone = []
+    for seat in left:
+        assert seat.left_at is not None
+        if (
+            seat.left_at <= limit
+            and not Move.objects.filter(game=game, seat=seat.index, created__gt=seat.left_at).exists()
+        ):
+            gone.append(seat.index)
+    return gone
+
+
+def claim_refusal(game: Game, actor: Actor, now: datetime | None = None) -> ServiceError | None:
+    """Why ``actor`` may not claim ``game`` (a win or a draw: the others have gone), or None."""
+    held = seats_of(game, actor)
+    if not held:
+        return ServiceError("not_your_seat", "You do not hold a seat in this game.", 403)
+    if game.is_finished or not is_playing(game):
+        return ServiceError("game_over", "The game is over.", 409)
+    if not [s for s in gone_seats(game, now=now) if s not in held]:
+        return ServiceError(
+            "not_abandoned",
+            f"Nobody has gone: a claim opens once an opponent's pages have been closed for "
+            f"{settings.ABANDON_AFTER:g} seconds.",
+            409,
+        )
+    return None
+
+
+def can_claim(game: Game, actor: Actor) -> bool:
+    """Whether the page offers this viewer the claim buttons now."""
+    return claim_refusal(game, actor) is None

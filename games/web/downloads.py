@@ -10,10 +10,15 @@ from games import catalog
 from games.formats import records
 from games.models import Game
 
+# The reasons that end a game whose position is still being played.
+ENDED_BY_PEOPLE = (Game.Reason.RESIGNED, Game.Reason.AGREED, Game.Reason.ABANDONED)
+
 
 def status_word(game: Game) -> str:
     if game.status == Game.Status.WAITING:
         return "waiting"
+    if game.status == Game.Status.ABANDONED:
+        return "abandoned"
     return "finished" if game.is_finished else "playing"
 
 
@@ -26,15 +31,15 @@ def game_json(game: Game) -> dict[str, Any]:
     ]
     if game.ai_level:
         data["level"] = game.ai_level
-    if game.reason in (Game.Reason.RESIGNED, Game.Reason.AGREED) and game.result is not None:
+    if game.reason in ENDED_BY_PEOPLE and game.result is not None:
         # The rules did not end it: the position alone says "playing".
-        data["status"] = "finished"
+        data["status"] = status_word(game)
         data["legal_moves"] = []
         data["to_move"] = None
         data["result"] = {
             "winner": game.winner,
             "lines": [],
-            **{k: game.result[k] for k in ("winners", "resigned") if k in game.result},
+            **{k: game.result[k] for k in ("winners", "resigned", "abandoned") if k in game.result},
         }
     data["reason"] = game.reason or None
     data["offers"] = {kind: list(offer["seats"]) for kind, offer in game.offers.items()}
@@ -47,7 +52,9 @@ def game_json(game: Game) -> dict[str, Any]:
 def record_result(game: Game) -> tuple[str, str]:
     """The record's ``Result`` and ``Termination`` (blank when the rules ended the game)."""
     state = game.state
-    if game.reason in (Game.Reason.RESIGNED, Game.Reason.AGREED) and game.result is not None:
+    if game.status == Game.Status.ABANDONED:
+        return records.UNFINISHED, str(game.reason)
+    if game.reason in ENDED_BY_PEOPLE and game.result is not None:
         winners = game.result.get("winners") or ([] if game.winner is None else [game.winner])
         return records.shared_result(winners, state.num_players), str(game.reason)
     return records.result_text(state.outcome, state.num_players), ""

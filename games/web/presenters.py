@@ -134,7 +134,7 @@ def game_context(
     context["chat_lines"] = chat.visible_lines(game)
     context["my_name"] = next((s.name for s in seats if s.index in mine and s.name), "")
     context["aborted"] = moderation.abort_reason(game)
-    context["has_review"] = spec.capabilities.review
+    context["has_review"] = spec.capabilities.review and game.ply > 0
     if hints:
         _attach_hints(context, hints)
     return context
@@ -148,6 +148,8 @@ def action_context(game: Game, mine: list[int], my_turn: bool) -> dict[str, Any]
     offers = words.offer_lines(game, mine, seats)
     pending = {o["kind"] for o in offers}
     moved = any(seat in mine for seat, _ in game.move_rows)
+    # The opponents who have gone (their seats), for whom this player may claim the game.
+    gone = [seats[i] for i in policy.gone_seats(game) if i not in mine] if playing else []
     return {
         "is_over": game.is_finished,
         "offers": offers,
@@ -158,6 +160,8 @@ def action_context(game: Game, mine: list[int], my_turn: bool) -> dict[str, Any]
         and moved
         and "takeback" not in pending
         and (my_turn or not vs_computer),
+        "can_claim": bool(gone),
+        "gone": gone,
         "can_rematch": game.is_finished and bool(mine) and not game.rematch_id and "rematch" not in pending,
     }
 

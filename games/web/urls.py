@@ -19,6 +19,7 @@ urlpatterns = [
     path("games/<int:pk>/draw", views.game_action, {"action": "draw"}, name="draw"),
     path("games/<int:pk>/takeback", views.game_action, {"action": "takeback"}, name="takeback"),
     path("games/<int:pk>/rematch", views.game_action, {"action": "rematch"}, name="rematch"),
+    path("games/<int:pk>/claim", views.game_action, {"action": "claim"}, name="claim"),
     path("games/<int:pk>/hint", views.hint, name="hint"),
     path("games/<int:pk>/review", views.review, name="review"),
     path("games/<int:pk>/review/table", views.review_table, name="review_table"),

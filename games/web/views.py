@@ -204,7 +204,8 @@ def move(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 
 @require_POST
 def game_action(request: HtmxHttpRequest, pk: int, action: str) -> HttpResponse:
-    """Resign, or answer (``answer`` yes or no) a draw, takeback or rematch, like :func:`move`.
+    """Resign, claim a game a player left (``outcome`` win or draw), or answer (``answer``
+    yes or no) a draw, takeback or rematch, like :func:`move`.
 
     An accepted rematch takes the player to the new game; the others follow the link
     their page is pushed.
@@ -222,6 +223,9 @@ def game_action(request: HtmxHttpRequest, pk: int, action: str) -> HttpResponse:
         try:
             if action == "resign":
                 game = actions.resign(pk, actor, ply)
+            elif action == "claim":
+                outcome: actions.ClaimKind = "draw" if request.POST.get("outcome") == "draw" else "win"
+                game = actions.claim(pk, actor, outcome, ply)
             else:
                 game = actions.ACTIONS[action](pk, actor, request.POST.get("answer") != "no", ply)
         except services.ServiceError as exc:

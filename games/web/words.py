@@ -97,6 +97,8 @@ def reason_text(game: Game, mine: list[int], seats: list[Seat]) -> str | None:
     """How a game the rules did not end ended: "Player 2 resigned: you win.", "Draw agreed."."""
     if game.reason == Game.Reason.AGREED:
         return "Draw agreed."
+    if game.reason == Game.Reason.ABANDONED and game.result is not None:
+        return abandoned_text(game, mine, seats)
     if game.reason != Game.Reason.RESIGNED or game.result is None:
         return None
     spec = catalog.get(game.kind)
@@ -105,6 +107,29 @@ def reason_text(game: Game, mine: list[int], seats: list[Seat]) -> str | None:
     said = "You resigned" if who == "you" else f"{capital(with_symbol(spec, loser, who, seats))} resigned"
     if game.winner is None:
         others = "you share the win" if set(mine) - {loser} else "the others share the win"
+        return f"{said}: {others}."
+    winner = seat_name(spec, game.winner, mine, seats)
+    if winner == "you":
+        return f"{said}: you win."
+    return f"{said}: {with_symbol(spec, game.winner, winner, seats)} wins."
+
+
+def abandoned_text(game: Game, mine: list[int], seats: list[Seat]) -> str:
+    """ "Player 2 left: you win.", "Player 2 left: draw.", "Player 2 left: the game was closed."."""
+    assert game.result is not None
+    spec = catalog.get(game.kind)
+    gone = [
+        capital(with_symbol(spec, s, seat_name(spec, s, mine, seats), seats))
+        for s in game.result.get("abandoned", [])
+    ]
+    said = f"{' and '.join(gone) or 'A player'} left"
+    if game.status == Game.Status.ABANDONED:
+        return f"{said} and nobody claimed the game: it was closed, nobody won."
+    if game.status == Game.Status.DRAWN:
+        return f"{said}: the game was called a draw."
+    if game.winner is None:
+        shared = set(mine) & set(game.result.get("winners", []))
+        others = "you share the win" if shared else "the others share the win"
         return f"{said}: {others}."
     winner = seat_name(spec, game.winner, mine, seats)
     if winner == "you":

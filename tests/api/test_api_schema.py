@@ -18,6 +18,7 @@ PATHS = {
     "/api/v1/games/{game_id}/draw/{answer}": {"post"},
     "/api/v1/games/{game_id}/takeback/{answer}": {"post"},
     "/api/v1/games/{game_id}/rematch/{answer}": {"post"},
+    "/api/v1/games/{game_id}/claim/{outcome}": {"post"},
     "/api/v1/games/{game_id}/analysis": {"get"},
     "/api/v1/games/{game_id}/record": {"get"},
     "/api/v1/games/{game_id}/chat": {"get", "post"},

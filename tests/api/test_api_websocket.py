@@ -10,6 +10,7 @@ import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 
+from games.services import actions, chat
 from games.services import moves as services
 from games.services.moves import Actor, play_move
 from quarto_site.asgi import application
@@ -69,3 +70,35 @@ async def test_json_client_of_an_unknown_game_is_refused() -> None:
     comm = WebsocketCommunicator(application, "/ws/games/4242/?format=json", headers=HEADERS)
     connected, _ = await comm.connect()
     assert not connected
+
+
+def two_people() -> int:
+    game = services.create_game("quarto", {}, opponent="human", seat="first", player_id="s-a").game
+    services.join_game(game.pk, invite=game.invite_code, player_id="s-b")
+    return game.pk
+
+
+async def message_of(comm: WebsocketCommunicator, kind: str, timeout: float = 5) -> dict[str, Any]:
+    deadline = asyncio.get_running_loop().time() + timeout
+    while True:
+        left = deadline - asyncio.get_running_loop().time()
+        message = json.loads(await comm.receive_from(timeout=max(left, 0.01)))
+        if message["type"] == kind:
+            return dict(message)
+
+
+async def test_json_clients_get_chat_lines_and_offers_as_their_own_messages() -> None:
+    game_id = await database_sync_to_async(two_people)()
+    comm = WebsocketCommunicator(application, f"/ws/games/{game_id}/?format=json", headers=HEADERS)
+    connected, _ = await comm.connect()
+    assert connected
+    await message_of(comm, "state")
+    await database_sync_to_async(chat.say)(game_id, Actor(player_id="s-a"), "hello <b>")
+    said = await message_of(comm, "chat")
+    assert said["line"]["text"] == "hello <b>" and said["line"]["seat"] == 0 and said["ply"] == 0
+    await database_sync_to_async(actions.draw)(game_id, Actor(player_id="s-b"), True, 0)
+    offer = await message_of(comm, "offer")
+    assert offer == {"type": "offer", "ply": 0, "offers": {"draw": [1]}}
+    await database_sync_to_async(actions.draw)(game_id, Actor(player_id="s-a"), False, 0)
+    assert (await message_of(comm, "offer"))["offers"] == {}
+    await comm.disconnect()

@@ -93,7 +93,28 @@ class Processes:
 @pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The embedded set-up: one Daphne process, SQLite, in-memory layer, AI inline."""
-    folder = tmp_path_factory.mktemp("site")
+    yield from embedded_server(tmp_path_factory, "site")
+
+
+@pytest.fixture(scope="module")
+def quick_abandon_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The embedded set-up where a player gone 3 s may be claimed against (no computer needed)."""
+    yield from embedded_server(
+        tmp_path_factory,
+        "quick-abandon",
+        {"ABANDON_AFTER": "3", "ABANDON_SWEEP": "1", "WS_PRESENCE_DELAY": "0.2"},
+        computer=False,
+    )
+
+
+def embedded_server(
+    tmp_path_factory: pytest.TempPathFactory,
+    name: str,
+    settings: dict[str, str] | None = None,
+    computer: bool = True,
+) -> Iterator[str]:
+    """One Daphne process on SQLite with the in-memory layer, ``settings`` in its environment."""
+    folder = tmp_path_factory.mktemp(name)
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
     env.update(SQLITE_PATH=str(folder / "db.sqlite3"), AI_DELAY="0.2", AI_BUDGET="0.2", AI_PROCESSES="1")
     env.update(HINT_BUDGET="0.2", REVIEW_BUDGET="0.1")
@@ -101,12 +122,16 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     # them as one very busy player. tests/web/test_limits.py covers the limits.
     limits = ("RATE_LIMIT_CREATE", "RATE_LIMIT_MOVE", "RATE_LIMIT_HINT", "API_RATE_LIMIT")
     env.update(dict.fromkeys(limits, "100000/minute"), WS_MAX_PER_CLIENT="10000")
+    env.update(settings or {})
     processes = Processes(folder, env)
     processes.manage("migrate", "-v", "0")
     url = processes.daphne("daphne")
-    wait_for_the_computer(url)
-    yield url
-    processes.stop()
+    try:
+        if computer:
+            wait_for_the_computer(url)
+        yield url
+    finally:
+        processes.stop()
 
 
 def wait_for_the_computer(url: str, seconds: float = 120) -> None:
