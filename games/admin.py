@@ -57,20 +57,6 @@ class GameAdmin(admin.ModelAdmin[Game]):
     list_filter = ("kind", "status", "reason", "ai_level")
     search_fields = ("=id", "invite_code")
     date_hierarchy = "created"
-    readonly_fields = (
-        "rendered_board",
-        "review_link",
-        "move_list",
-        "ply",
-        "result",
-        "reason",
-        "offers",
-        "takebacks",
-        "rematch",
-        "ai_due_at",
-        "created",
-        "updated",
-    )
     fields = (
         "rendered_board",
         "review_link",
@@ -90,6 +76,12 @@ class GameAdmin(admin.ModelAdmin[Game]):
         "allow_takebacks",
         "created",
         "updated",
+    )
+    # Everything but the game's kind, options, status, level and permissions is shown only.
+    readonly_fields = tuple(
+        f
+        for f in fields
+        if f not in ("kind", "options", "status", "ai_level", "allow_hints", "allow_takebacks")
     )
     inlines = (SeatInline, MoveInline, ChatLineInline)
     actions = ("abort_games",)

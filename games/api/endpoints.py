@@ -295,14 +295,7 @@ def import_record(request: HttpRequest) -> Status[dict[str, Any]]:
         rec, _ = records.load(text)
     except records.RecordError as exc:
         raise services.ServiceError("bad_record", str(exc)) from None
-    created = services.import_game(
-        rec.kind,
-        rec.options,
-        rec.moves,
-        names=rec.players,
-        result=rec.result,
-        termination=rec.termination,
-    )
+    created = services.import_record(rec)
     game = created.game
     return Status(
         201,

@@ -146,6 +146,14 @@ def resign(game_id: int, actor: Actor, expected_ply: int | None) -> Game:
     return game
 
 
+def _decline(game: Game, kind: OfferKind) -> Game:
+    """Decline the pending offer (or withdraw one's own) and tell the pages."""
+    _say_no(game, kind)
+    game.save(update_fields=["offers", "updated"])
+    publish(GameEvent(game.pk, game.ply, "offer"))
+    return game
+
+
 # -- draw -------------------------------------------------------------------------------
 
 
@@ -154,10 +162,7 @@ def draw(game_id: int, actor: Actor, yes: bool, expected_ply: int | None) -> Gam
     with transaction.atomic():
         game, held = _begin(game_id, actor, expected_ply)
         if not yes:
-            _say_no(game, "draw")
-            game.save(update_fields=["offers", "updated"])
-            publish(GameEvent(game.pk, game.ply, "offer"))
-            return game
+            return _decline(game, "draw")
         if _vs_computer(game):
             raise ServiceError("declined", "The computer declines the draw: it plays every game out.", 409)
         if _say_yes(game, "draw", held, _acting_seat(game, held)):
@@ -203,10 +208,7 @@ def takeback(game_id: int, actor: Actor, yes: bool, expected_ply: int | None) ->
     with transaction.atomic():
         game, held = _begin(game_id, actor, expected_ply)
         if not yes:
-            _say_no(game, "takeback")
-            game.save(update_fields=["offers", "updated"])
-            publish(GameEvent(game.pk, game.ply, "offer"))
-            return game
+            return _decline(game, "takeback")
         if not game.allow_takebacks:
             raise ServiceError("not_allowed", "Takebacks are off in this game.", 403)
         pending = game.offers.get("takeback")
@@ -239,10 +241,7 @@ def rematch(game_id: int, actor: Actor, yes: bool, expected_ply: int | None) -> 
     with transaction.atomic():
         game, held = _begin(game_id, actor, expected_ply, over=True)
         if not yes:
-            _say_no(game, "rematch")
-            game.save(update_fields=["offers", "updated"])
-            publish(GameEvent(game.pk, game.ply, "offer"))
-            return game
+            return _decline(game, "rematch")
         if game.rematch_id is not None:
             raise ServiceError("rematch_exists", "The rematch has started already.", 409)
         if _say_yes(game, "rematch", held, held[0]):

@@ -24,6 +24,7 @@ from games import catalog
 from games.catalog import GameSpec
 from games.engine import MoveError, OptionError, State
 from games.events import GameEvent, publish
+from games.formats import records
 from games.models import Game, Move, Seat, hash_token
 
 log = logging.getLogger(__name__)
@@ -318,6 +319,19 @@ def _schedule_ai_if_due(game: Game, state: State[Any], just_moved: int | None) -
 
 def seats_held(game: Game, actor: Actor) -> list[int]:
     return [s.index for s in game.seat_list if actor.holds(s)]
+
+
+def import_record(record: records.Record, *, with_token: bool = True) -> NewGame:
+    """:func:`import_game` for a record read by :func:`games.formats.records.load`."""
+    return import_game(
+        record.kind,
+        record.options,
+        record.moves,
+        names=record.players,
+        with_token=with_token,
+        result=record.result,
+        termination=record.termination,
+    )
 
 
 def import_game(

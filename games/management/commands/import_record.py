@@ -30,14 +30,7 @@ class Command(BaseCommand):
             raise CommandError(f"Cannot read {name}: {exc}") from None
         try:
             record, _ = records.load(text)
-            created = services.import_game(
-                record.kind,
-                record.options,
-                record.moves,
-                names=record.players,
-                result=record.result,
-                termination=record.termination,
-            )
+            created = services.import_record(record)
         except records.RecordError as exc:
             raise CommandError(f"{name}: {exc}") from None
         except services.ServiceError as exc:
