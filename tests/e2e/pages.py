@@ -8,16 +8,36 @@ TURN_OR_END = "document.querySelector('.status__line.is-my-turn, .status__line.i
 TIMEOUT = 20000
 
 
-def new_game(page: Any, server: str, kind: str, fields: dict[str, str]) -> str:
+def new_game(page: Any, server: str, kind: str, fields: dict[str, str], level: str = "") -> str:
     """A game against the computer where we move first, from the home page; its address."""
     page.goto(server + "/")
     card = page.locator(f".game-card--{kind}")
+    if level:
+        card.locator("select[name=level]").select_option(level)
     card.locator("select[name=seat]").select_option("first")
     for name, value in fields.items():
         card.locator(f"input[name={name}]").fill(value)
     card.locator("button[type=submit]").click()
     page.wait_for_selector(".status__line.is-my-turn")
     return str(page.url)
+
+
+def invite_friend(page: Any, server: str, kind: str) -> str:
+    """A game against a friend where we move first, from the home page; the invite link."""
+    page.goto(server + "/")
+    card = page.locator(f".game-card--{kind}")
+    card.locator("select[name=opponent]").select_option("human")
+    card.locator("select[name=seat]").select_option("first")
+    card.locator("button[type=submit]").click()
+    invite = page.locator("#invite-url")
+    invite.wait_for()
+    return str(invite.input_value())
+
+
+def take_seat(page: Any, invite: str) -> None:
+    """Open an invite link and take the open seat."""
+    page.goto(invite)
+    page.locator("button", has_text="Take the open seat").click()
 
 
 def wait_for_turn(page: Any) -> bool:

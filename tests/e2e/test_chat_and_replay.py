@@ -9,6 +9,8 @@ from typing import Any
 
 import pytest
 
+from .pages import invite_friend, take_seat
+
 pytestmark = pytest.mark.browser
 
 TIMEOUT = 10000
@@ -21,15 +23,7 @@ def test_chat_between_players_and_replay_with_links_and_keys(server: str, browse
     for page in (x, o, spectator):
         page.on("pageerror", lambda error: errors.append(str(error)))
         page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    x.goto(server + "/")
-    card = x.locator(".game-card--tictactoe")
-    card.locator("select[name=opponent]").select_option("human")
-    card.locator("select[name=seat]").select_option("first")
-    card.locator("button[type=submit]").click()
-    invite = x.locator("#invite-url")
-    invite.wait_for()
-    o.goto(invite.input_value())
-    o.locator("button", has_text="Take the open seat").click()
+    take_seat(o, invite_friend(x, server, "tictactoe"))
     o.wait_for_selector(".grid__cell")
     spectator.goto(o.url)
     x.wait_for_selector("#seats:not(:has(#invite-url))", timeout=TIMEOUT)

@@ -7,19 +7,14 @@ from typing import Any
 
 import pytest
 
-from .pages import TIMEOUT, click_and_wait, result
+from .pages import TIMEOUT, click_and_wait, new_game, result
 
 pytestmark = pytest.mark.browser
 
 
 def test_takeback_resign_and_rematch_against_the_computer(server: str, quiet_page: Any) -> None:
     page = quiet_page
-    page.goto(server + "/")
-    card = page.locator(".game-card--tictactoe")
-    card.locator("select[name=level]").select_option("beginner")
-    card.locator("select[name=seat]").select_option("first")
-    card.locator("button[type=submit]").click()
-    page.wait_for_selector(".status__line.is-my-turn")
+    new_game(page, server, "tictactoe", {}, level="beginner")
     first_url = page.url
 
     page.locator(".grid__cell.is-playable").first.click()

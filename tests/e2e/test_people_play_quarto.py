@@ -11,6 +11,8 @@ from typing import Any
 
 import pytest
 
+from .pages import invite_friend, take_seat
+
 pytestmark = pytest.mark.browser
 
 TIMEOUT = 10000
@@ -51,15 +53,7 @@ def test_two_people_and_a_spectator_through_a_whole_evening(quick_abandon_server
         )
 
     # A invites, B takes the seat through the link, a spectator opens the game.
-    a.goto(server + "/")
-    card = a.locator(".game-card--quarto")
-    card.locator("select[name=opponent]").select_option("human")
-    card.locator("select[name=seat]").select_option("first")
-    card.locator("button[type=submit]").click()
-    invite = a.locator("#invite-url")
-    invite.wait_for()
-    b.goto(invite.input_value())
-    b.locator("button", has_text="Take the open seat").click()
+    take_seat(b, invite_friend(a, server, "quarto"))
     b.wait_for_selector(".tray")
     watcher.goto(a.url)
     a.wait_for_selector("#seats:not(:has(#invite-url))", timeout=TIMEOUT)

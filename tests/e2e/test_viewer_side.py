@@ -7,18 +7,16 @@ from typing import Any
 
 import pytest
 
+from .pages import invite_friend, new_game, take_seat
+
 pytestmark = pytest.mark.browser
 
 
 def test_without_javascript_the_computer_s_reply_arrives_by_waiting(server: str, browser: Any) -> None:
     context = browser.new_context(java_script_enabled=False, viewport={"width": 1200, "height": 900})
     page = context.new_page()
-    page.goto(server + "/")
-    card = page.locator(".game-card--quarto")
-    card.locator("select[name=level]").select_option("beginner")
-    card.locator("select[name=seat]").select_option("first")
-    card.locator("button[type=submit]").click()
-    page.wait_for_selector(".tray.is-giving")
+    new_game(page, server, "quarto", {}, level="beginner")
+    assert page.locator(".tray.is-giving").count() == 1
     # A plain form post: the page comes back with the computer to move ...
     with page.expect_navigation():
         page.locator("button.tray__slot:not([disabled])").first.click()
@@ -40,16 +38,9 @@ def test_without_javascript_the_computer_s_reply_arrives_by_waiting(server: str,
 def test_the_end_is_told_from_each_side(server: str, browser: Any) -> None:
     contexts = [browser.new_context(viewport={"width": 1200, "height": 900}) for _ in range(3)]
     x, o, spectator = (c.new_page() for c in contexts)
-    x.goto(server + "/")
-    card = x.locator(".game-card--tictactoe")
-    card.locator("select[name=opponent]").select_option("human")
-    card.locator("select[name=seat]").select_option("first")
-    card.locator("button[type=submit]").click()
-    invite = x.locator("#invite-url")
-    invite.wait_for()
+    invite = invite_friend(x, server, "tictactoe")
     assert x.locator("button[data-copy=invite-url]").is_visible()  # the Copy button, with JavaScript
-    o.goto(invite.input_value())
-    o.locator("button", has_text="Take the open seat").click()
+    take_seat(o, invite)
     o.wait_for_selector(".grid__cell")
     # The creator's page drops the open seat and the invite as soon as the friend joins.
     x.wait_for_function("!document.querySelector('#invite-url')", timeout=10000)
