@@ -49,7 +49,7 @@ from games import catalog
 from games.events import GameEvent, publish
 from games.models import Game, Move, Seat
 from games.services import policy
-from games.services.moves import Actor, ServiceError, _locked_game, _schedule_ai_if_due
+from games.services.moves import Actor, ServiceError, _locked_game, _schedule_ai_if_due, check_ply
 
 OfferKind = Literal["draw", "takeback", "rematch"]
 
@@ -69,12 +69,7 @@ def _begin(
         raise ServiceError("not_over", "A rematch can be offered once the game is over.", 409)
     if not over and game.is_finished:
         raise ServiceError("game_over", "The game is over.", 409)
-    if expected_ply is not None and expected_ply != game.ply:
-        raise ServiceError(
-            "stale",
-            f"The game has moved on (ply {game.ply}, you sent {expected_ply}); reload the position.",
-            409,
-        )
+    check_ply(game, expected_ply)
     held = [s.index for s in game.seat_list if actor.holds(s)]
     if not held:
         raise ServiceError("not_your_seat", "You do not hold a seat in this game.", 403)
@@ -127,6 +122,13 @@ def _finish(game: Game, status: Game.Status, reason: Game.Reason, result: dict[s
     publish(GameEvent(game.pk, game.ply, "ended"))
 
 
+def _others_win(game: Game, losers: list[int], reason: Game.Reason, detail: dict[str, Any]) -> None:
+    """The seats not among ``losers`` win: one winner with two seats, a shared win with more."""
+    others = [s.index for s in game.seat_list if s.index not in losers]
+    winner = others[0] if len(others) == 1 else None
+    _finish(game, Game.Status.WON, reason, {"winner": winner, "winners": others, **detail})
+
+
 # -- resign ---------------------------------------------------------------------------
 
 
@@ -135,14 +137,7 @@ def resign(game_id: int, actor: Actor, expected_ply: int | None) -> Game:
     with transaction.atomic():
         game, held = _begin(game_id, actor, expected_ply)
         seat = _acting_seat(game, held)
-        others = [s.index for s in game.seat_list if s.index != seat]
-        winner = others[0] if len(others) == 1 else None
-        _finish(
-            game,
-            Game.Status.WON,
-            Game.Reason.RESIGNED,
-            {"winner": winner, "winners": others, "resigned": seat},
-        )
+        _others_win(game, [seat], Game.Reason.RESIGNED, {"resigned": seat})
     return game
 
 
@@ -318,14 +313,7 @@ def claim(game_id: int, actor: Actor, outcome: ClaimKind, expected_ply: int | No
         if outcome == "draw":
             _finish(game, Game.Status.DRAWN, Game.Reason.ABANDONED, {"winner": None, "abandoned": gone})
         else:
-            others = [s.index for s in game.seat_list if s.index not in gone]
-            winner = others[0] if len(others) == 1 else None
-            _finish(
-                game,
-                Game.Status.WON,
-                Game.Reason.ABANDONED,
-                {"winner": winner, "winners": others, "abandoned": gone},
-            )
+            _others_win(game, gone, Game.Reason.ABANDONED, {"abandoned": gone})
     return game
 
 

@@ -196,6 +196,17 @@ def join_game(
     return seat.index, token
 
 
+def check_ply(game: Game, expected_ply: int | None) -> None:
+    """The ply guard: an action made for an older position is refused as stale, so a
+    repeated submission applies once."""
+    if expected_ply is not None and expected_ply != game.ply:
+        raise ServiceError(
+            "stale",
+            f"The game has moved on (ply {game.ply}, you sent {expected_ply}); reload the position.",
+            409,
+        )
+
+
 def play_move(game_id: int, actor: Actor, text: str, expected_ply: int | None) -> Game:
     """Apply one action for the seat ``actor`` holds, in one locked transaction.
 
@@ -210,12 +221,7 @@ def play_move(game_id: int, actor: Actor, text: str, expected_ply: int | None) -
             raise ServiceError("game_over", "The game is over: no more moves.", 409)
         if game.status == Game.Status.WAITING:
             raise ServiceError("waiting", "The game has not started: a seat is still open.", 409)
-        if expected_ply is not None and expected_ply != game.ply:
-            raise ServiceError(
-                "stale",
-                f"The game has moved on (ply {game.ply}, you sent {expected_ply}); reload the position.",
-                409,
-            )
+        check_ply(game, expected_ply)
         state = game.state
         seats = game.seat_list
         held = [s.index for s in seats if actor.holds(s)]

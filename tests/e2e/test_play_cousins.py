@@ -8,20 +8,9 @@ import pytest
 
 from games import catalog
 
-from .pages import click_and_wait, result, wait_for_turn
+from .pages import click_and_wait, new_game, result, wait_for_turn
 
 pytestmark = pytest.mark.browser
-
-
-def start(page: Any, server: str, kind: str, level: str, **fields: str) -> None:
-    page.goto(server + "/")
-    card = page.locator(f".game-card--{kind}")
-    card.locator("select[name=level]").select_option(level)
-    card.locator("select[name=seat]").select_option("first")
-    for name, value in fields.items():
-        card.locator(f"input[name={name}]").fill(value)
-    card.locator("button[type=submit]").click()
-    page.wait_for_selector(".status__line.is-my-turn")
 
 
 def play_out(page: Any) -> str:
@@ -45,7 +34,7 @@ def assert_finished(page: Any, text: str, line: int) -> None:
 @pytest.mark.parametrize("level", catalog.get("tictactoe").levels)
 def test_tictactoe_to_the_end_against_each_level(server: str, quiet_page: Any, level: str) -> None:
     page = quiet_page
-    start(page, server, "tictactoe", level)
+    new_game(page, server, "tictactoe", {}, level)
     text = play_out(page)
     assert_finished(page, text, 3)
     if level == "perfect":
@@ -55,14 +44,14 @@ def test_tictactoe_to_the_end_against_each_level(server: str, quiet_page: Any, l
 @pytest.mark.parametrize("level", catalog.get("connect").levels)
 def test_connect_four_to_the_end_against_each_level(server: str, quiet_page: Any, level: str) -> None:
     page = quiet_page
-    start(page, server, "connect", level)
+    new_game(page, server, "connect", {}, level)
     assert page.locator(".grid__cell.is-landing").count() == 7  # where a stone would land, a column each
     assert_finished(page, play_out(page), 4)
 
 
 def test_four_player_connect_with_three_computers(server: str, quiet_page: Any) -> None:
     page = quiet_page
-    start(page, server, "connect", "casual", players="4", width="7", height="6")
+    new_game(page, server, "connect", {"players": "4", "width": "7", "height": "6"}, "casual")
     assert page.locator(".players__item").count() == 4
     result_text = play_out(page)
     assert "wins" in result_text or "Draw" in result_text
@@ -71,7 +60,7 @@ def test_four_player_connect_with_three_computers(server: str, quiet_page: Any) 
 @pytest.mark.parametrize("level", catalog.get("ultimate").levels)
 def test_ultimate_to_the_end_against_each_level(server: str, quiet_page: Any, level: str) -> None:
     page = quiet_page
-    start(page, server, "ultimate", level)
+    new_game(page, server, "ultimate", {}, level)
     assert page.locator(".ultimate__board.is-allowed").count() == 9  # the first move is free
     text = play_out(page)
     assert "wins" in text or "win!" in text or "Draw" in text, text
