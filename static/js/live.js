@@ -19,6 +19,19 @@
   var socketOpen = false;
   var pausedText = null;
   var followAtLoad = document.querySelector("a[data-follow]") !== null;
+  // While this page's own rematch request is on its way: if it accepted the rematch, its
+  // answer's redirect takes it there, and following the pushed link too would navigate twice.
+  var leaving = false;
+
+  function followRematch() {
+    var link = document.querySelector("a[data-follow]");
+    if (link && !followAtLoad && !leaving) window.location.assign(link.href);
+  }
+
+  function isRematch(event) {
+    var config = event.detail && event.detail.requestConfig;
+    return Boolean(config && /\/rematch$/.test(config.path || ""));
+  }
 
   function notice() {
     return document.getElementById("live-status");
@@ -45,14 +58,19 @@
     say("Your last click was not sent: the connection is down. Click again once it is back.");
   });
   document.addEventListener("htmx:beforeRequest", function (event) {
+    if (isRematch(event)) leaving = true;
     if (!event.target || event.target.id !== "live-poll") return;
     var element = notice();
     if (socketOpen && (!element || element.hidden)) event.preventDefault();
   });
-  document.addEventListener("htmx:wsAfterMessage", function () {
-    var follow = document.querySelector("a[data-follow]");
-    if (follow && !followAtLoad) window.location.assign(follow.href);
+  document.addEventListener("htmx:afterRequest", function (event) {
+    if (!isRematch(event)) return;
+    var xhr = event.detail.xhr;
+    if (xhr && xhr.getResponseHeader("HX-Redirect")) return; // accepted: the redirect takes us
+    leaving = false; // offered or refused: follow the link once the rematch exists
+    followRematch();
   });
+  document.addEventListener("htmx:wsAfterMessage", followRematch);
   // The status line's forms answer with out-of-band parts (hx-target="#status" so the
   // event reaches here). A push may have replaced the form before its answer came: htmx
   // would look for the parts inside the detached form; put them into the page instead.
