@@ -150,10 +150,6 @@ def render(game: Game, seats: SeatMap, audience: str) -> str:
     return presenters.render_partials(game, actor)
 
 
-def store(game: Game, audience: str, text: str) -> None:
-    live_cache().set(_render_key(game.pk, version(game), audience), text, RENDER_TTL)
-
-
 def rendering_for(game: Game, actor: Actor) -> str:
     """The partials ``actor`` sees (the htmx answer to a move): from the cache when this
     version was rendered for that audience already, else rendered and stored for the push."""
