@@ -107,6 +107,9 @@ def test_the_piece_placed_last_stands_like_the_others(server: str, browser: Any)
     page = context.new_page()
     try:
         new_game(page, server, "quarto", {})
+        # This test is about the landed piece's look: start once the page's socket is live
+        # (its presence line is pushed). A move while it connects: test_consumer_join_first.
+        page.wait_for_selector("#presence:not(:empty)", timeout=15000)
         page.locator("button.tray__slot:not([disabled])").first.click()
         # The computer places that piece (the newest one) and gives us another.
         page.wait_for_selector(".board__cell.is-new .board__piece", timeout=15000)
