@@ -6,14 +6,16 @@ import io
 import os
 import subprocess
 import sys
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
 from django.conf import settings
 from django.core.management import CommandError, call_command
+from django.utils import timezone
 
-from games.models import Game
+from games.models import Game, Seat
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -141,3 +143,44 @@ def test_hot_seat_draw_offer_accepted() -> None:
     assert "Draw offered: the next player may type draw to accept." in out
     assert "Draw agreed." in out
     assert Game.objects.get().reason == "agreed"
+
+
+class GoneFirst:
+    """Standard input whose reader finds seat 2 gone long enough to be claimed against."""
+
+    def __init__(self, lines: list[str]) -> None:
+        self.lines = lines
+
+    def readline(self) -> str:
+        Seat.objects.filter(index=1).update(left_at=timezone.now() - timedelta(seconds=61))
+        return self.lines.pop(0) + "\n" if self.lines else ""
+
+
+def test_claims_at_the_prompt_are_refused_with_the_reason_until_an_opponent_has_gone() -> None:
+    out = play(
+        ["help", "claim", "claim it all", "claim win", "Claim  Draw", "quit"], "tictactoe", "--seat", "first"
+    )
+    assert "claim win or claim draw (once an opponent has gone)" in out
+    assert out.count("Type claim win or claim draw. Try again") == 2
+    assert out.count("Only a game between people can be claimed: the computer never leaves") == 2
+    out = play(["claim win", "quit"], "tictactoe", "--vs", "human")
+    assert "Nobody has gone: a claim opens once an opponent's pages have been closed for" in out
+    assert "Try again" in out
+    assert [g.reason for g in Game.objects.all()] == ["", ""]
+
+
+@pytest.mark.parametrize(
+    ("line", "words", "status", "winner"),
+    [
+        ("claim win", "Player 2 (O) left: Player 1 (X) wins.", Game.Status.WON, 0),
+        ("claim draw", "Player 2 (O) left: the game was called a draw.", Game.Status.DRAWN, None),
+    ],
+)
+def test_hot_seat_claim_once_the_opponent_has_gone(
+    line: str, words: str, status: int, winner: int | None
+) -> None:
+    out = play([], "quarto", "--vs", "human", "--seat", "first", stdin=GoneFirst([line]))
+    assert f"{words} Game #" in out
+    game = Game.objects.get()
+    assert (game.status, game.winner, game.reason) == (status, winner, "abandoned")
+    assert game.result is not None and game.result["abandoned"] == [1]

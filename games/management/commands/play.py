@@ -3,8 +3,9 @@
 The game is stored like any other (it shows in the admin) and every action goes through
 :func:`games.services.moves.play_move`; the computer's reply is played synchronously right
 after yours. Type ``help`` for the legal actions, ``resign``, ``draw`` (offer or accept
-one; the computer declines) and ``takeback`` (your last turn and the reply after it),
-``quit`` (or end the input, or press Ctrl-C) to leave.
+one; the computer declines), ``takeback`` (your last turn and the reply after it),
+``claim win`` or ``claim draw`` (once an opponent has gone: the API's claim, refused with
+its reason before that), ``quit`` (or end the input, or press Ctrl-C) to leave.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from games.services import moves as services
 QUIT = ("quit", "exit", "q")
 HELP = ("help", "?", "moves")
 ACTIONS = ("resign", "draw", "takeback")
+CLAIMS: dict[str, actions.ClaimKind] = {"claim win": "win", "claim draw": "draw"}
 
 
 class Command(BaseCommand):
@@ -128,11 +130,20 @@ class Command(BaseCommand):
             if text.lower() in HELP:
                 legal = " ".join(str(m) for m in state.legal_moves())
                 self.stdout.write(f"Legal: {legal}")
-                self.stdout.write("Or: resign, draw (offer or accept), takeback (your last turn), quit.")
+                self.stdout.write(
+                    "Or: resign, draw (offer or accept), takeback (your last turn), "
+                    "claim win or claim draw (once an opponent has gone), quit."
+                )
+                continue
+            said = " ".join(text.lower().split())
+            if said.startswith("claim") and said not in CLAIMS:
+                self.stdout.write("Type claim win or claim draw. Try again (help lists the legal actions).")
                 continue
             try:
-                if text.lower() in ACTIONS:
-                    self.act(text.lower(), game, actor)
+                if said in CLAIMS:
+                    actions.claim(game.pk, actor, CLAIMS[said], game.ply)
+                elif said in ACTIONS:
+                    self.act(said, game, actor)
                 else:
                     services.play_move(game.pk, actor, text, game.ply)
             except services.ServiceError as exc:
@@ -186,9 +197,23 @@ class Command(BaseCommand):
             return f"you against the computer ({game.ai_level}), {order}"
         return f"{len(self.actors)} players at this terminal"
 
+    def abandoned_words(self, game: Game, result: dict[str, Any]) -> str:
+        """ "Player 2 (O) left: Player 1 (X) wins.", "... left: the game was called a draw."."""
+        said = " and ".join(self.name(s) for s in result.get("abandoned", [])) or "A player"
+        if game.status == Game.Status.ABANDONED:
+            return f"{said} left and nobody claimed the game: it was closed, nobody won."
+        if game.status == Game.Status.DRAWN:
+            return f"{said} left: the game was called a draw."
+        if game.winner is None:
+            return f"{said} left: the others share the win."
+        winner = self.name(game.winner)
+        return f"{said} left: {'you win' if winner == 'You' else winner + ' wins'}."
+
     def final_words(self, game: Game, state: Any) -> str:
         if game.reason == Game.Reason.AGREED:
             return f"Draw agreed. Game #{game.pk} is saved."
+        if game.reason == Game.Reason.ABANDONED and game.result is not None:
+            return f"{self.abandoned_words(game, game.result)} Game #{game.pk} is saved."
         if game.reason == Game.Reason.RESIGNED and game.result is not None:
             loser = self.name(game.result["resigned"])
             said = "You resigned" if loser == "You" else f"{loser} resigned"
