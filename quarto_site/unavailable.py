@@ -19,7 +19,16 @@ MESSAGE = "The site's database is unavailable; try again in a moment."
 
 
 class DatabaseUnavailableMiddleware(MiddlewareMixin):
-    """Turns a database error raised by a view (or its template) into a 503."""
+    """Turns a database error raised by a view (or its template) into a 503.
+
+    Synchronous only, on purpose: as the innermost middleware it makes Django run the
+    whole stack as one synchronous chain in the request's thread under ASGI. Otherwise
+    every ``MiddlewareMixin`` below WhiteNoise (which is synchronous) runs each of its
+    hooks through a ``sync_to_async`` hop of its own, about ten thread switches a
+    request (docs/performance.md, "The API move's own cost").
+    """
+
+    async_capable = False
 
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
         if not isinstance(exception, (OperationalError, InterfaceError)):

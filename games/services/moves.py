@@ -207,6 +207,11 @@ def check_ply(game: Game, expected_ply: int | None) -> None:
         )
 
 
+# What a move changes in the game's row (Game.save adds the revision): the ply, the
+# offers it lapses, the outcome, the computer's due time. The rest stays as read under the lock.
+MOVED_FIELDS = ("ply", "offers", "status", "reason", "winner", "result", "ai_due_at", "updated")
+
+
 def play_move(game_id: int, actor: Actor, text: str, expected_ply: int | None) -> Game:
     """Apply one action for the seat ``actor`` holds, in one locked transaction.
 
@@ -240,7 +245,7 @@ def play_move(game_id: int, actor: Actor, text: str, expected_ply: int | None) -
         Move.objects.create(game=game, ply=game.ply, seat=state.to_move, text=str(move))
         _record_outcome(game, new_state)
         _schedule_ai_if_due(game, new_state, just_moved=state.to_move)
-        game.save()
+        game.save(update_fields=MOVED_FIELDS)
         game.__dict__["move_rows"] = [*game.move_rows, (state.to_move, str(move))]
         game.__dict__["state"] = new_state
         publish(GameEvent(game_id, game.ply, "moved", ai_due=game.ai_due_at is not None))

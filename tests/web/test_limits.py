@@ -13,6 +13,7 @@ from django.test import Client
 
 from games.live import consumers, push
 from games.models import Game
+from games.services import ratelimit
 from quarto_site.asgi import application
 
 from .helpers import human_first_vs_ai
@@ -127,3 +128,13 @@ async def test_a_burst_of_frames_costs_one_resync_and_no_render(
     assert len(resyncs) == 2 and sent == 1, (resyncs, sent)  # connect + one coalesced resync
     assert renders == ["watch"], "rendered once on connect; the resync came from the cache"
     await comm.disconnect()
+
+
+def test_a_rate_counts_each_request_once_per_window_and_a_new_window_starts_afresh() -> None:
+    rate = ratelimit.Rate(limit=3, seconds=60)
+    start = 6000.0  # the start of a window
+    assert [ratelimit.hit("a", rate, start + i) for i in range(3)] == [0, 0, 0]
+    assert ratelimit.hit("a", rate, start + 10) == 50  # the fourth: wait for the next window
+    assert ratelimit.hit("a", rate, start + 59.5) == 1
+    assert ratelimit.hit("b", rate, start + 10) == 0  # another client has its own count
+    assert ratelimit.hit("a", rate, start + 60) == 0
