@@ -20,7 +20,7 @@ from .models import ChatLine, ChatMute, Game, Move, Seat
 class SeatInline(admin.TabularInline[Seat, Game]):
     model = Seat
     extra = 0
-    fields = ("index", "kind", "name", "player", "joined_at", "left_at")
+    fields = ("index", "kind", "name", "player", "joined_at", "left_at", "seen_at")
     readonly_fields = fields
     can_delete = False
 

@@ -75,12 +75,24 @@ class Game(models.Model):
     invite_code = models.CharField(max_length=20, unique=True, default=new_invite_code)
     created = models.DateTimeField(auto_now_add=True, db_index=True)
     updated = models.DateTimeField(auto_now=True)
+    # Counts the saves that change what the game's pages show (every save that touches
+    # ``updated``): pages keep the newest rendering they got, whichever way it came
+    # (an answer, a push, a poll), by comparing it. A clock could go back; this cannot.
+    revision = models.PositiveIntegerField(default=0, editable=False)
 
     class Meta:
         ordering = ["-created"]
 
     def __str__(self) -> str:
         return f"{self.title} #{self.pk}"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        fields = kwargs.get("update_fields")
+        if fields is None or "updated" in fields:
+            self.revision += 1
+            if fields is not None:
+                kwargs["update_fields"] = [*fields, "revision"]
+        super().save(*args, **kwargs)
 
     def get_absolute_url(self) -> str:
         return reverse("games:detail", args=[self.pk])
@@ -142,10 +154,25 @@ class Seat(models.Model):
         blank=True,
         help_text="When the seat's last open page closed; blank while one is open (or none ever was).",
     )
+    seen_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="When a server last said it holds an open page of the seat (every SEAT_HEARTBEAT "
+        "seconds); blank if none ever was open.",
+    )
 
     class Meta:
         ordering = ["game", "index"]
         constraints = [models.UniqueConstraint(fields=["game", "index"], name="one_seat_per_index")]
+        # The sweep looks for seats whose pages no server has seen lately among the seats
+        # with a page open: a small part of the table.
+        indexes = [
+            models.Index(
+                fields=["seen_at"],
+                name="seat_open_seen_at",
+                condition=models.Q(left_at__isnull=True, seen_at__isnull=False),
+            )
+        ]
 
     def __str__(self) -> str:
         return f"seat {self.index + 1} of {self.game}: {self.label}"

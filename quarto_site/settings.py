@@ -80,7 +80,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
-    # The database down while serving a page: a 503 to retry, not the 500 page.
+    # The database down while serving a page: a 503 to retry, not the 500 page. Stays
+    # last and synchronous: the whole chain then runs in one thread under ASGI.
     "quarto_site.unavailable.DatabaseUnavailableMiddleware",
 ]
 
@@ -149,10 +150,18 @@ DATABASES = {"default": default_db}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Channel layer: Redis when REDIS_URL is set (several processes), else in-memory.
+# CHANNEL_LAYER picks how Redis carries group messages (games/live/layers.py).
+REDIS_LAYERS = {
+    "lists": "games.live.layers.PatientRedisChannelLayer",
+    "pubsub": "games.live.layers.PatientRedisPubSubChannelLayer",
+}
+CHANNEL_LAYER = os.environ.get("CHANNEL_LAYER", "pubsub")
+if CHANNEL_LAYER not in REDIS_LAYERS:
+    raise ImproperlyConfigured("CHANNEL_LAYER must be 'lists' or 'pubsub'")
 if redis_url := os.environ.get("REDIS_URL"):
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "games.live.layers.PatientRedisChannelLayer",
+            "BACKEND": REDIS_LAYERS[CHANNEL_LAYER],
             "CONFIG": {"hosts": [redis_url], "prefix": os.environ.get("CHANNEL_PREFIX", "quarto")},
         }
     }
@@ -262,6 +271,24 @@ WS_PRESENCE_DELAY = env_float("WS_PRESENCE_DELAY", 0.5)
 ABANDON_AFTER = env_float("ABANDON_AFTER", 60.0)
 ABANDON_CLOSE_AFTER = env_float("ABANDON_CLOSE_AFTER", 600.0)
 ABANDON_SWEEP = env_float("ABANDON_SWEEP", 10.0)
+# A server that dies without closing its sockets (killed, crashed) never says that their
+# players left. So every SEAT_HEARTBEAT seconds each web process stores, in one
+# statement, that it still holds pages of the seats it holds (Seat.seen_at), and the
+# sweep takes a seat that no server has seen for SEAT_LOST_AFTER seconds as gone since
+# it was last seen. SEAT_LOST_AFTER must leave room for two heartbeats; 0 turns both off.
+SEAT_HEARTBEAT = env_float("SEAT_HEARTBEAT", 10.0)
+SEAT_LOST_AFTER = env_float("SEAT_LOST_AFTER", 30.0)
+
+
+def check_heartbeat(every: float, lost_after: float) -> None:
+    if every > 0 and lost_after < 2 * every:
+        raise ImproperlyConfigured(
+            f"SEAT_LOST_AFTER ({lost_after:g}) must be at least twice SEAT_HEARTBEAT ({every:g}): "
+            "a server's pages would be taken for gone between two of its heartbeats"
+        )
+
+
+check_heartbeat(SEAT_HEARTBEAT, SEAT_LOST_AFTER)
 API_MAX_BODY = 4 * 1024
 API_MAX_RECORD = 64 * 1024
 

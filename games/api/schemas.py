@@ -84,8 +84,9 @@ class SeatOut(BaseModel):
     open: bool
     left_at: datetime | None = Field(
         default=None,
-        description="Presence: when the seat's last open page (socket) closed; null while one is "
-        "open, or if none ever was. Gone for ABANDON_AFTER seconds, the others may claim.",
+        description="Presence: when the seat's last open page (socket) closed (or, when the server "
+        "holding it died, when it last said it held it); null while one is open, or if none ever "
+        "was. Gone for ABANDON_AFTER seconds, the others may claim.",
     )
 
 

@@ -22,17 +22,26 @@ it is rendered once in the worker thread (concurrent misses of one process share
 stored.
 
 Presence: the open sockets of each audience are counted in the ``live`` cache (and in
-this process), and a short line ("Player 2 is connected. 3 watching.") goes to every
-HTML socket of the game a moment after a socket comes or goes (one per game per
-``WS_PRESENCE_DELAY``).
+this process). A moment after a socket comes or goes (once per game per
+``WS_PRESENCE_DELAY``), and after a seat changes hands or names, each HTML audience with
+a socket open gets its own presence line, rendered once for all its sockets
+(:func:`games.web.words.presence_text`): a player reads about the others ("Your
+opponent is connected.", "Bob (player 2) is not connected."), a spectator about every
+player, everyone how many watch. The page is rendered with the same line
+(:func:`presence_of`).
 
 Last seen: when the last socket of a seat (over every process sharing the cache) closes,
 the seat's ``left_at`` is stored (:func:`games.services.actions.seats_left`) and the game
 is rendered afresh ``ABANDON_AFTER`` seconds later, when its opponents may claim it; a
-socket of that seat coming back clears it (and renders afresh when it was set). Every
-``ABANDON_SWEEP`` seconds the server's event loop closes the games nobody claimed
-(:func:`games.services.actions.close_abandoned`), whether the computer's turns run here
-or on queue workers.
+socket of that seat coming back clears it (and renders afresh when it was set). A
+process killed never runs its sockets' disconnect: so every ``SEAT_HEARTBEAT`` seconds
+each process stores that it still holds sockets of the seats in its own counts
+(:func:`heartbeat`, one update for them all), and the sweep takes the seats no process
+has noted for ``SEAT_LOST_AFTER`` seconds as gone since their last note, no longer
+counts their sockets (the dead process never counted them out) and tells the pages.
+Every ``ABANDON_SWEEP`` seconds the server's event loop does that and closes the games
+nobody claimed (:func:`games.services.actions.close_abandoned`), whether the computer's
+turns run here or on queue workers.
 
 Small events (chat lines, offers): :func:`to_audience` and :func:`to_all` carry a payload
 ``{"kind": ..., "html": ..., "data": {...}}``: HTML sockets receive ``html`` (an
@@ -48,6 +57,7 @@ import logging
 from collections import Counter
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
+from datetime import datetime
 from typing import Any
 
 from asgiref.sync import async_to_sync
@@ -55,13 +65,13 @@ from channels.layers import get_channel_layer
 from django.conf import settings
 from django.core.cache import caches
 from django.db import close_old_connections
-from django.utils.html import format_html, format_html_join
+from django.utils import timezone
 
 from games.events import GameEvent
 from games.models import Game
 from games.services import actions, chat
 from games.services.moves import Actor
-from games.web import downloads, presenters
+from games.web import downloads, presenters, words
 
 log = logging.getLogger(__name__)
 
@@ -115,6 +125,10 @@ def _render_key(game_id: int, ver: str, audience: str) -> str:
     return f"live:r:{game_id}:{ver}:{audience}"
 
 
+def _names_key(game_id: int) -> str:
+    return f"live:names:{game_id}"
+
+
 def _count_key(game_id: int, audience: str) -> str:
     return f"live:n:{game_id}:{audience}"
 
@@ -129,6 +143,17 @@ SeatMap = list[str | None]
 
 def seat_map(game: Game) -> SeatMap:
     return [None if s.is_ai else (s.player_id or None) for s in game.seat_list]
+
+
+# The display name of each seat of the seat map ("" when none), None where it has no player.
+SeatNames = list[str | None]
+
+
+def seat_names(game: Game) -> SeatNames:
+    return [
+        None if player is None else seat.name
+        for player, seat in zip(seat_map(game), game.seat_list, strict=True)
+    ]
 
 
 def audience_of(seats: SeatMap, player_id: str | None) -> str:
@@ -205,31 +230,38 @@ def counts(game_id: int, audiences_: Sequence[str]) -> dict[str, int]:
     }
 
 
-def presence_html(seats: SeatMap, by_audience: dict[str, int]) -> str:
-    """The page's presence line: which human seats have a socket open, and how many watch."""
-    parts = []
-    for index, player in enumerate(seats):
-        if player is None:
-            continue
-        here = any(n > 0 and index in audience_seats(a) for a, n in by_audience.items())
-        parts.append(f"Player {index + 1} is {'connected' if here else 'not connected'}.")
-    watching = by_audience.get(WATCH, 0)
-    if watching:
-        parts.append(f"{watching} watching.")
-    return format_html(
-        '<p id="presence" class="game__presence" hx-swap-oob="true">{}</p>',
-        format_html_join(" ", "{}", ((p,) for p in parts)),
+def seats_here(by_audience: dict[str, int]) -> set[int]:
+    """The seats with a socket open, from the counts of the audiences."""
+    return {seat for a, n in by_audience.items() if n > 0 for seat in audience_seats(a)}
+
+
+def presence_line(names: SeatNames, by_audience: dict[str, int], audience: str) -> str:
+    """What ``audience`` reads about who is connected (see the module's docstring)."""
+    return words.presence_text(
+        names, audience_seats(audience), seats_here(by_audience), by_audience.get(WATCH, 0)
     )
 
 
-# Looking viewers up: the seat map of a game and the player id of a session, both cached.
-def _load_seats(game_id: int) -> SeatMap | None:
+def presence_of(game: Game, actor: Actor) -> str:
+    """The presence line of ``actor``'s page as it is rendered now; its socket's pushes follow."""
+    seats = seat_map(game)
+    audience = audience_of(seats, actor.player_id)
+    return presence_line(seat_names(game), counts(game.pk, audiences(seats)), audience)
+
+
+# Looking viewers up: the seat map of a game (with the seats' names) and the player id of
+# a session, both cached.
+def _remember_seats(game: Game) -> tuple[SeatMap, SeatNames]:
+    seats, names = seat_map(game), seat_names(game)
+    live_cache().set_many({_seats_key(game.pk): seats, _names_key(game.pk): names}, RENDER_TTL)
+    return seats, names
+
+
+def _load_seats(game_id: int) -> tuple[SeatMap, SeatNames] | None:
     game = Game.objects.filter(pk=game_id).first()
     if game is None:
         return None
-    seats = seat_map(game)
-    live_cache().set(_seats_key(game_id), seats, RENDER_TTL)
-    return seats
+    return _remember_seats(game)
 
 
 def cached_seats(game_id: int) -> SeatMap | None:
@@ -267,6 +299,16 @@ async def in_worker(func: Any, *args: Any) -> Any:
 async def load_seats(game_id: int) -> SeatMap | None:
     """The game's seat map from the database (and into the cache): one read for every
     socket of a burst that found the cache empty, not one each."""
+    lineup = await _once(("seats", game_id), _load_seats, game_id)
+    return None if lineup is None else lineup[0]
+
+
+async def load_lineup(game_id: int) -> tuple[SeatMap, SeatNames] | None:
+    """The seat map and the seats' names, from the cache, else from the database (once)."""
+    found = live_cache().get_many([_seats_key(game_id), _names_key(game_id)])
+    seats, names = found.get(_seats_key(game_id)), found.get(_names_key(game_id))
+    if seats is not None and names is not None:
+        return seats, names
     return await _once(("seats", game_id), _load_seats, game_id)  # type: ignore[no-any-return]
 
 
@@ -303,9 +345,8 @@ def _render_round(game_id: int, fresh: bool) -> list[tuple[str, str]]:
     game = Game.objects.filter(pk=game_id).first()
     if game is None:
         return []
-    seats = seat_map(game)
+    seats, _ = _remember_seats(game)
     cache = live_cache()
-    cache.set(_seats_key(game_id), seats, RENDER_TTL)
     ver = version(game)
     present = counts(game_id, [*audiences(seats), JSON])
     frames = []
@@ -356,31 +397,94 @@ _tasks: set[asyncio.Task[None]] = set()
 def bind(loop: asyncio.AbstractEventLoop) -> None:
     """The server's event loop (set by the ASGI app and by every consumer that connects)."""
     global _loop
-    if _loop is not loop and settings.ABANDON_SWEEP > 0:
-        loop.call_later(settings.ABANDON_SWEEP, _sweep_soon, loop)
+    if _loop is not loop:
+        if settings.ABANDON_SWEEP > 0:
+            every(loop, settings.ABANDON_SWEEP, sweep)
+        if settings.SEAT_HEARTBEAT > 0:
+            every(loop, settings.SEAT_HEARTBEAT, heartbeat)
     _loop = loop
 
 
-def _sweep_soon(loop: asyncio.AbstractEventLoop) -> None:
-    """Close the abandoned games nobody claimed, then look again ``ABANDON_SWEEP`` s later.
-    (A timer, not a waiting task: a loop that closes meanwhile drops it quietly.)"""
-    if loop is not _loop or loop.is_closed():
-        return
-    task = loop.create_task(_sweep(loop))
-    _tasks.add(task)
-    task.add_done_callback(_tasks.discard)
+def every(loop: asyncio.AbstractEventLoop, seconds: float, job: Any) -> None:
+    """Run ``await job()`` ``seconds`` from now, then ``seconds`` after each run ends, while
+    ``loop`` is the bound one. (A timer, not a waiting task: a loop that closes meanwhile
+    drops it quietly.)"""
+
+    def start() -> None:
+        if loop is not _loop or loop.is_closed():
+            return
+        _spawn(run())
+
+    async def run() -> None:
+        try:
+            await job()
+        finally:
+            if not loop.is_closed():
+                loop.call_later(seconds, start)
+
+    loop.call_later(seconds, start)
 
 
-async def _sweep(loop: asyncio.AbstractEventLoop) -> None:
+async def sweep() -> None:
+    """Take the seats no server has seen lately as gone, then close the abandoned games
+    nobody claimed."""
     try:
+        if settings.SEAT_HEARTBEAT > 0:
+            for game_id, left_at in await in_worker(_mark_lost):
+                _after_lost(game_id, left_at)
         closed = await in_worker(actions.close_abandoned)
         if closed:
             log.info("closed %d abandoned game(s): %s", len(closed), closed)
     except Exception:
-        log.exception("could not close the abandoned games; trying again")
-    finally:
-        if not loop.is_closed():
-            loop.call_later(settings.ABANDON_SWEEP, _sweep_soon, loop)
+        log.exception("could not sweep the abandoned games; trying again")
+
+
+# The heartbeat: which seats this process holds pages of, stored every SEAT_HEARTBEAT s.
+def held_seats() -> dict[int, set[int]]:
+    """Game id -> the seats with a socket open in this process."""
+    held: dict[int, set[int]] = {}
+    for (game_id, audience), n in list(local_counts.items()):
+        if n > 0 and audience_seats(audience):
+            held[game_id] = held.get(game_id, set()) | set(audience_seats(audience))
+    return held
+
+
+def _beat() -> list[int]:
+    # Read in the worker thread, in turn with the departures' seats_left: a socket that
+    # closed before this read is left out here, one that closes after is marked gone after.
+    held = held_seats()
+    return actions.seats_seen(held) if held else []
+
+
+async def heartbeat() -> None:
+    try:
+        for game_id in await in_worker(_beat):
+            _schedule(game_id, True)  # taken for gone meanwhile: the claim goes away
+    except Exception:
+        log.exception("could not say which seats this server holds; trying again")
+
+
+def _mark_lost() -> list[tuple[int, datetime]]:
+    """The seats no server has seen lately, marked gone; their sockets are no longer
+    counted (the server that counted them died without counting them out)."""
+    lost = actions.seats_lost()
+    cache = live_cache()
+    for game_id, seat, _ in lost:
+        seats = cached_seats(game_id)
+        if seats is None:
+            loaded = _load_seats(game_id)
+            seats = loaded[0] if loaded else []
+        if seat < len(seats) and seats[seat]:
+            audience = audience_of(seats, seats[seat])
+            cache.set(_count_key(game_id, audience), local_counts.get((game_id, audience), 0), COUNT_TTL)
+    return [(game_id, left_at) for game_id, _, left_at in lost]
+
+
+def _after_lost(game_id: int, left_at: datetime) -> None:
+    """Tell the pages the seat is gone; render them afresh once it may be claimed against."""
+    presence_soon(game_id)
+    wait = settings.ABANDON_AFTER - (timezone.now() - left_at).total_seconds()
+    asyncio.get_running_loop().call_later(max(wait, 0) + 0.5, _schedule, game_id, True)
 
 
 def _schedule(game_id: int, fresh: bool) -> None:
@@ -388,9 +492,7 @@ def _schedule(game_id: int, fresh: bool) -> None:
         _again[game_id] = _again.get(game_id, False) or fresh
         return
     _running.add(game_id)
-    task = asyncio.get_running_loop().create_task(_round(game_id, fresh))
-    _tasks.add(task)
-    task.add_done_callback(_tasks.discard)
+    _spawn(_round(game_id, fresh))
 
 
 async def _round(game_id: int, fresh: bool) -> None:
@@ -419,12 +521,20 @@ async def send_frames(game_id: int, frames: list[tuple[str, str]]) -> None:
             log.exception("could not push game %s to %s", game_id, audience)
 
 
+def _on_server_loop(callback: Any, *args: Any) -> bool:
+    """Call ``callback(*args)`` soon on the server's event loop, from any thread; False
+    when no server loop runs in this process (a worker, a command, a test without one)."""
+    loop = _loop
+    if loop is None or not loop.is_running() or loop.is_closed():
+        return False
+    loop.call_soon_threadsafe(callback, *args)
+    return True
+
+
 def broadcast(game_id: int, ply: int, fresh: bool = True) -> None:
     """Render the game for its audiences and push it, soon: on the server's event loop
     when there is one, else (a worker process, a command, a test without a server) here."""
-    loop = _loop
-    if loop is not None and loop.is_running() and not loop.is_closed():
-        loop.call_soon_threadsafe(_schedule, game_id, fresh)
+    if _on_server_loop(_schedule, game_id, fresh):
         return
     try:
         frames = _render_round(game_id, fresh)
@@ -436,9 +546,11 @@ def broadcast(game_id: int, ply: int, fresh: bool = True) -> None:
 
 def on_game_event(event: GameEvent) -> None:
     """Subscribed in ``GamesConfig.ready()``: every event changes what open pages show."""
-    if event.kind != "moved":
-        live_cache().delete_many([_seats_key(event.game_id)])  # a seat may have changed hands
+    if event.kind != "moved":  # a seat may have changed hands or names
+        live_cache().delete_many([_seats_key(event.game_id), _names_key(event.game_id)])
     broadcast(event.game_id, event.ply, fresh=event.kind != "moved")
+    if event.kind in ("joined", "named"):
+        presence_later(event.game_id)
     if event.kind in SMALL_EVENTS:
         small_event(event.game_id, event.kind)
 
@@ -480,9 +592,7 @@ def small_payload(game_id: int, kind: str) -> dict[str, Any] | None:
 
 def small_event(game_id: int, kind: str) -> None:
     """Send a chat line or the offers to the game's JSON sockets, soon (as :func:`broadcast`)."""
-    loop = _loop
-    if loop is not None and loop.is_running() and not loop.is_closed():
-        loop.call_soon_threadsafe(_spawn, _send_small(game_id, kind))
+    if _on_server_loop(lambda: _spawn(_send_small(game_id, kind))):
         return
     try:
         payload = small_payload(game_id, kind)
@@ -564,25 +674,37 @@ def presence_soon(game_id: int) -> None:
     if game_id in _presence_due:
         return
     _presence_due.add(game_id)
-    loop = asyncio.get_running_loop()
-    loop.call_later(settings.WS_PRESENCE_DELAY, lambda: _start_presence(loop, game_id))
+    asyncio.get_running_loop().call_later(settings.WS_PRESENCE_DELAY, _start_presence, game_id)
 
 
-def _start_presence(loop: asyncio.AbstractEventLoop, game_id: int) -> None:
+def _start_presence(game_id: int) -> None:
     _presence_due.discard(game_id)
-    task = loop.create_task(_send_presence(game_id))
-    _tasks.add(task)
-    task.add_done_callback(_tasks.discard)
+    _spawn(_send_presence(game_id))
+
+
+def presence_later(game_id: int) -> None:
+    """:func:`presence_soon` from any thread (a subscriber): on the server's event loop, if any."""
+    _on_server_loop(presence_soon, game_id)
 
 
 async def _send_presence(game_id: int) -> None:
-    seats = cached_seats(game_id)
-    if seats is None:
-        seats = await load_seats(game_id)
-        if seats is None:
+    """Each HTML audience with a socket open gets its own line, rendered once."""
+    try:
+        lineup = await load_lineup(game_id)
+        if lineup is None:
             return
-    html = presence_html(seats, counts(game_id, audiences(seats)))
-    await ato_all(game_id, {"kind": "presence", "html": html})
+        seats, names = lineup
+        by_audience = counts(game_id, audiences(seats))
+        # An audience's group holds its HTML sockets only (JSON sockets are in "json"):
+        # the line goes there as a frame, as the renderings do.
+        lines = [
+            (audience, presenters.presence_html(presence_line(names, by_audience, audience)))
+            for audience, n in by_audience.items()
+            if n > 0
+        ]
+        await send_frames(game_id, lines)
+    except Exception:  # the next arrival or departure says it again
+        log.exception("could not tell game %s who is connected", game_id)
 
 
 # Small events.

@@ -33,16 +33,23 @@ once:
   lose) or a draw, reason ``abandoned``. A game left unclaimed ``ABANDON_CLOSE_AFTER``
   seconds is closed by :func:`close_abandoned` (status "abandoned", nobody wins). The live
   layer says when a seat's pages all closed and when one is back (:func:`seats_left`,
-  :func:`seats_back`).
+  :func:`seats_back`). A server that dies cannot say so for the pages it held: every
+  server says every ``SEAT_HEARTBEAT`` seconds which seats it holds pages of
+  (:func:`seats_seen`, ``Seat.seen_at``), and :func:`seats_lost` takes a seat no server
+  has seen for ``SEAT_LOST_AFTER`` seconds as gone since it was last seen.
 """
 
 from __future__ import annotations
 
+import operator
+from collections.abc import Iterable, Mapping
 from datetime import datetime, timedelta
+from functools import reduce
 from typing import Any, Literal
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import F, Q
 from django.utils import timezone
 
 from games import catalog
@@ -291,13 +298,52 @@ def seats_left(game_id: int, seats: list[int], when: datetime | None = None) -> 
 
 
 def seats_back(game_id: int, seats: list[int]) -> int:
-    """A page of ``seats`` is open again; how many of them had been gone ``ABANDON_AFTER``
-    seconds (long enough to be claimed against: the pages show that)."""
+    """A page of ``seats`` is open again (seen now); how many of them had been gone
+    ``ABANDON_AFTER`` seconds (long enough to be claimed against: the pages show that)."""
+    now = timezone.now()
     away = Seat.objects.filter(game_id=game_id, index__in=seats).exclude(left_at=None)
-    limit = timezone.now() - timedelta(seconds=settings.ABANDON_AFTER)
-    claimable = away.filter(left_at__lte=limit).count()
-    away.update(left_at=None)
+    claimable = away.filter(left_at__lte=now - timedelta(seconds=settings.ABANDON_AFTER)).count()
+    Seat.objects.filter(game_id=game_id, index__in=seats, kind=Seat.Kind.HUMAN).update(
+        left_at=None, seen_at=now
+    )
     return claimable
+
+
+def seats_seen(held: Mapping[int, Iterable[int]], when: datetime | None = None) -> list[int]:
+    """A server holds open pages of ``held`` (game id -> seat indexes): they are here now.
+
+    One update for them all (and one read, of the seats among them taken for gone
+    meanwhile: a server late with its heartbeat; they are here after all). Returns the
+    games of those seats, whose pages no longer offer a claim."""
+    by_index: dict[int, list[int]] = {}
+    for game_id, seats in held.items():
+        for seat in seats:
+            by_index.setdefault(seat, []).append(game_id)
+    if not by_index:
+        return []
+    where = reduce(operator.or_, (Q(index=i, game_id__in=ids) for i, ids in sorted(by_index.items())))
+    rows = Seat.objects.filter(where, kind=Seat.Kind.HUMAN).order_by()
+    back = sorted(set(rows.exclude(left_at=None).values_list("game_id", flat=True)))
+    rows.update(seen_at=when or timezone.now(), left_at=None)
+    return back
+
+
+def seats_lost(now: datetime | None = None) -> list[tuple[int, int, datetime]]:
+    """The people's seats that a page was open for, that no server has seen for
+    ``SEAT_LOST_AFTER`` seconds, and that nobody said had left (their server died): gone
+    since they were last seen (``left_at`` = ``seen_at``). Returns (game id, seat, left_at)
+    for each; a seat seen again meanwhile is left alone."""
+    now = now or timezone.now()
+    limit = now - timedelta(seconds=settings.SEAT_LOST_AFTER)
+    unseen = Seat.objects.filter(left_at=None, seen_at__lt=limit, kind=Seat.Kind.HUMAN).order_by()
+    found = list(unseen.values_list("pk", flat=True))
+    if not found:
+        return []
+    unseen.filter(pk__in=found).update(left_at=F("seen_at"))
+    marked = Seat.objects.filter(pk__in=found, left_at__lt=limit).order_by("game_id", "index")
+    return [
+        (game, seat, left) for game, seat, left in marked.values_list("game_id", "index", "left_at") if left
+    ]
 
 
 ClaimKind = Literal["win", "draw"]

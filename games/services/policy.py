@@ -10,7 +10,9 @@
 - Chat: players write, everyone who sees the game reads (spectators have no chat of
   their own); :func:`chat_refusal` says why someone may not write.
 - Abandonment: :func:`gone_seats` are the people whose pages have all been closed for
-  ``ABANDON_AFTER`` seconds (and who have not moved since), in a game between at least
+  ``ABANDON_AFTER`` seconds (``Seat.left_at``; when the server holding them died, since
+  it last said it held them: :func:`games.services.actions.seats_lost`) and who have not
+  moved since, in a game between at least
   two different people (the computer never claims, nor is a hot-seat game abandoned);
   :func:`claim_refusal` says why a viewer may not claim the game now.
 - What the computer offers for a game at all is its catalog entry's declared
@@ -152,6 +154,13 @@ def claim_refusal(game: Game, actor: Actor, now: datetime | None = None) -> Serv
         return ServiceError("not_your_seat", "You do not hold a seat in this game.", 403)
     if game.is_finished or not is_playing(game):
         return ServiceError("game_over", "The game is over.", 409)
+    if not _people_apart(game):
+        return ServiceError(
+            "not_abandoned",
+            "Only a game between people can be claimed: the computer never leaves, nor can a "
+            "person holding every seat.",
+            409,
+        )
     if not [s for s in gone_seats(game, now=now) if s not in held]:
         return ServiceError(
             "not_abandoned",

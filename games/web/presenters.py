@@ -117,6 +117,8 @@ def game_context(
                 "seat": seat,
                 "symbol": spec.symbol(seat.index),
                 "is_me": seat.index in mine,
+                # A person without a name is "Player 2", as the chat and the status line say.
+                "who": seat.label if seat.name or seat.is_ai or seat.is_open else f"Player {seat.index + 1}",
                 "to_move": seat.index == state.to_move,
             }
             for seat in seats
@@ -182,6 +184,12 @@ def render_partials(
         )
         for name in PARTIALS
     )
+
+
+def presence_html(text: str) -> str:
+    """The page's presence line (``games/game.html#presence``) as an out-of-band swap: the
+    socket's push of what the page rendered with it (:func:`games.web.words.presence_text`)."""
+    return render_to_string("games/game.html#presence", {"presence_text": text, "oob": True})
 
 
 class _ReadOnlyMarkup(HTMLParser):

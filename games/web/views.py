@@ -148,7 +148,9 @@ def new_game(request: HtmxHttpRequest) -> HttpResponse:
 @require_GET
 def detail(request: HttpRequest, pk: int) -> HttpResponse:
     game = get_object_or_404(Game, pk=pk)
-    context = presenters.game_context(game, actor_for(request))
+    actor = actor_for(request)
+    context = presenters.game_context(game, actor)
+    context["presence_text"] = live.presence_of(game, actor)
     if "invite_url" in context:  # policy.may_see_invite: the seat holders of a waiting game
         context["invite_url"] = request.build_absolute_uri(context["invite_url"])
     return render(request, "games/game.html", context)
@@ -272,6 +274,7 @@ async def hint(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         html = await sync_to_async(presenters.render_partials)(game, actor, refusal, values)
         return HttpResponse(html)
     context = await sync_to_async(presenters.game_context)(game, actor, refusal, values)
+    context["presence_text"] = await sync_to_async(live.presence_of)(game, actor)
     return await sync_to_async(render)(request, "games/game.html", context)
 
 

@@ -6,6 +6,7 @@ The phrases of each game's actions come from its catalog entry
 
 from __future__ import annotations
 
+from collections.abc import Collection, Sequence
 from typing import Any
 
 from games import catalog
@@ -137,23 +138,52 @@ def abandoned_text(game: Game, mine: list[int], seats: list[Seat]) -> str:
     return f"{said}: {with_symbol(spec, game.winner, winner, seats)} wins."
 
 
+def presence_text(
+    names: Sequence[str | None], mine: Sequence[int], here: Collection[int], watching: int
+) -> str:
+    """Who is connected, from the viewer's side: every other person's seat, then how many watch.
+
+    ``names[i]`` is seat i's display name ("" when it has none), or None when no person
+    holds it (the computer, an open seat); ``mine`` the viewer's seats (none for a
+    spectator); ``here`` the seats with a page open. A player is not told about themselves:
+    "Your opponent is connected." (one person against another), "Bob (player 2) is not
+    connected.", "Player 3 is connected. 2 watching."."""
+    facing_one = bool(mine) and len(names) == 2
+    parts = []
+    for index, name in enumerate(names):
+        if name is None or index in mine:
+            continue
+        if name:
+            who = f"{name} (player {index + 1})"
+        else:
+            who = "Your opponent" if facing_one else f"Player {index + 1}"
+        parts.append(f"{who} is {'connected' if index in here else 'not connected'}.")
+    if watching:
+        parts.append(f"{watching} watching.")
+    return " ".join(parts)
+
+
 OFFER_WORDS = {"draw": "a draw", "takeback": "a takeback", "rematch": "a rematch"}
 
 
 def offer_lines(game: Game, mine: list[int], seats: list[Seat]) -> list[dict[str, Any]]:
-    """The pending offers, each with its sentence and whether this viewer may answer it."""
+    """The pending offers, each with its sentence and which buttons this viewer gets:
+    ``answer`` (accept or decline) for a player who has not said yes, ``withdraw`` for one
+    who has (with three or four seats, the others may still be deciding); spectators none."""
     spec = catalog.get(game.kind)
     lines = []
     for kind, offer in game.offers.items():
         said_yes = offer["seats"]
         offerer = said_yes[0]
-        answer = bool(mine) and not set(mine) <= set(said_yes)
+        said = bool(mine) and set(mine) <= set(said_yes)
         if offerer in mine:
             text = f"You asked for {OFFER_WORDS[kind]}: waiting for an answer."
         else:
             who = capital(with_symbol(spec, offerer, seat_name(spec, offerer, mine, seats), seats))
             text = f"{who} asks for {OFFER_WORDS[kind]}."
-        lines.append({"kind": kind, "text": text, "answer": answer})
+            if said:
+                text += " You said yes: waiting for the others."
+        lines.append({"kind": kind, "text": text, "answer": bool(mine) and not said, "withdraw": said})
     return lines
 
 

@@ -94,6 +94,12 @@ def test_the_computer_never_claims_and_its_games_are_never_closed(settings: Any)
     game = human_first_vs_ai()
     gone_for(game, 0, 3600)
     assert policy.gone_seats(fresh(game)) == []
+    refusal = policy.claim_refusal(fresh(game), Actor(player_id="s-human"))
+    assert (
+        refusal is not None
+        and refusal.code == "not_abandoned"
+        and "the computer never leaves" in refusal.message
+    )
     assert actions.close_abandoned() == []
     assert fresh(game).status == Game.Status.PLAYING
 

@@ -117,3 +117,24 @@ def test_spectators_get_no_buttons(client: Client) -> None:
     assert "Resign</summary>" not in html and "Offer draw" not in html
     refused = Client().post(f"/games/{game.pk}/resign", {"ply": 0}, headers=HTMX)
     assert "You do not hold a seat" in refused.content.decode()
+
+
+def test_an_offer_s_buttons_are_for_the_players_who_may_answer_it(client: Client) -> None:
+    client.post(
+        "/games/new",
+        {"kind": "connect", "opponent": "human", "seat": "first", "players": "3", "allow_takebacks": "on"},
+    )
+    game = Game.objects.latest("created")
+    second, third = Client(), Client()
+    for friend in (second, third):
+        friend.post(f"/join/{game.invite_code}")
+    client.post(f"/games/{game.pk}/draw", {"ply": 0, "answer": "yes"})
+    second.post(f"/games/{game.pk}/draw", {"ply": 0, "answer": "yes"})
+    offerer, accepted, undecided, spectator = (page(c, game) for c in (client, second, third, Client()))
+    assert "You asked for a draw: waiting for an answer." in offerer and ">Withdraw</button>" in offerer
+    assert "Player 1 (X) asks for a draw. You said yes: waiting for the others." in accepted
+    assert ">Withdraw</button>" in accepted and ">Accept</button>" not in accepted
+    assert ">Accept</button>" in undecided and ">Decline</button>" in undecided
+    # A spectator reads the offer; no button would answer it.
+    assert "Player 1 (X) asks for a draw." in spectator
+    assert not any(f">{word}</button>" in spectator for word in ("Accept", "Decline", "Withdraw"))

@@ -230,3 +230,27 @@ def test_rematch_declined() -> None:
     actions.rematch(game.pk, TWO, False, 0)
     game = fresh(game)
     assert game.offers == {} and game.rematch_id is None
+
+
+# -- the revision every rendering carries -------------------------------------------
+
+
+def test_every_change_a_page_shows_raises_the_revision_even_when_the_ply_goes_back() -> None:
+    game = two_humans()
+    seen = [fresh(game).revision]
+    play_move(game.pk, ONE, "8", 0)
+    seen.append(fresh(game).revision)
+    play_move(game.pk, TWO, "a1", 1)
+    seen.append(fresh(game).revision)
+    actions.draw(game.pk, TWO, True, 2)  # an offer: same ply, another rendering
+    seen.append(fresh(game).revision)
+    actions.takeback(game.pk, ONE, True, 2)
+    actions.takeback(game.pk, TWO, True, 2)  # the ply goes back
+    after = fresh(game)
+    seen.append(after.revision)
+    assert after.ply < 2
+    assert seen == sorted(set(seen)), f"revisions must only grow: {seen}"
+    # A save of fields no page shows leaves it alone.
+    after.ai_due_at = None
+    after.save(update_fields=["ai_due_at"])
+    assert fresh(game).revision == seen[-1]

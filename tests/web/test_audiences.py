@@ -13,6 +13,7 @@ from django.contrib.sessions.backends.db import SessionStore
 
 from games.live import push
 from games.models import Game
+from games.services import chat
 from games.services import moves as services
 from games.services.moves import Actor, play_move
 from games.services.players import SESSION_FIELD
@@ -142,14 +143,24 @@ async def presence(comm: WebsocketCommunicator, timeout: float = 3) -> str:
             return text
 
 
-async def test_presence_follows_connects_and_disconnects(settings: Any) -> None:
+async def test_presence_follows_connects_and_disconnects_each_from_its_side(
+    settings: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
     settings.WS_PRESENCE_DELAY = 0.05
+    rendered: list[str] = []
+    real = push.presence_line
+
+    def counted(names: Any, by_audience: Any, audience: str) -> str:
+        rendered.append(audience)
+        return real(names, by_audience, audience)
+
+    monkeypatch.setattr(push, "presence_line", counted)
     game = await database_sync_to_async(two_humans)()
     seat_one = socket(game.pk, await database_sync_to_async(session_for)("p-one"))
     assert (await seat_one.connect())[0]
-    line = await presence(seat_one)
-    assert (
-        "Player 1 is connected." in line and "Player 2 is not connected." in line and "watching" not in line
+    assert await presence(seat_one) == (
+        '<p id="presence" class="game__presence" role="status" hx-swap-oob="true">'
+        "Your opponent is not connected.</p>"
     )
     watchers = [socket(game.pk) for _ in range(3)]
     for comm in watchers:
@@ -157,15 +168,38 @@ async def test_presence_follows_connects_and_disconnects(settings: Any) -> None:
     seat_two = socket(game.pk, await database_sync_to_async(session_for)("p-two"))
     assert (await seat_two.connect())[0]
     line = await presence(seat_one)
-    while "Player 2 is connected." not in line or "3 watching." not in line:
+    while "Your opponent is connected. 3 watching." not in line:
         line = await presence(seat_one)
+    line = await presence(seat_two)
+    while "Your opponent is connected. 3 watching." not in line:
+        line = await presence(seat_two)
+    line = await presence(watchers[0])
+    while "Player 1 is connected. Player 2 is connected. 3 watching." not in line:
+        line = await presence(watchers[0])
+    # One line per audience with a socket open, however many sockets it has.
+    rendered.clear()
+    await push._send_presence(game.pk)
+    assert sorted(rendered) == ["seat-0", "seat-1", "watch"]
+
+    # A name is shown as soon as it is set.
+    await database_sync_to_async(chat.set_name)(game.pk, Actor(player_id="p-two"), "Bob")
+    line = await presence(seat_one)
+    while "Bob (player 2) is connected." not in line:
+        line = await presence(seat_one)
+    line = await presence(watchers[1])
+    while "Player 1 is connected. Bob (player 2) is connected." not in line:
+        line = await presence(watchers[1])
+
     await watchers.pop().disconnect()
     await seat_two.disconnect()
     line = await presence(seat_one)
     while "2 watching." not in line:
         line = await presence(seat_one)
-    assert "Player 2 is not connected." in line
-    assert "Player 1 is connected." in await presence(watchers[0])
+    assert "Bob (player 2) is not connected." in line and "Player 1" not in line
+    line = await presence(watchers[0])
+    while "2 watching." not in line:
+        line = await presence(watchers[0])
+    assert "Player 1 is connected. Bob (player 2) is not connected." in line
     for comm in [seat_one, *watchers]:
         await comm.disconnect()
 

@@ -148,7 +148,7 @@ def test_a_name_set_on_the_page_is_shown_and_kept_for_the_next_game(client: Clie
     assert client.post(f"/games/{game.pk}/name", {"name": "Ann"}).status_code == 303
     assert client.session["display_name"] == "Ann"
     spectator = Client().get(f"/games/{game.pk}/").content.decode()
-    assert "Seat 1: Ann" in spectator
+    assert "Player 1: Ann" in spectator
     response = client.post("/games/new", {"kind": "tictactoe", "opponent": "ai", "seat": "first"})
     new = Game.objects.exclude(pk=game.pk).get()
     assert response.status_code in (302, 303) and new.seat_list[0].name == "Ann"

@@ -65,6 +65,21 @@ def test_connect_four_drops_to_the_lowest_cell_and_marks_droppable_columns() -> 
     assert 'aria-label="d1: X"' in html and 'aria-label="d2: O"' in html
 
 
+def test_where_a_stone_would_land_is_marked_for_the_player_to_move_only() -> None:
+    game, first, second = friends_game("connect")
+    pages = [c.get(game.get_absolute_url()).content.decode() for c in (first, second, Client())]
+    assert [html.count(" is-landing") for html in pages] == [7, 0, 0]
+
+
+def test_the_players_panel_numbers_the_people_like_the_chat_does() -> None:
+    game, first, _ = friends_game("connect", players="3")
+    Client().post(f"/join/{game.invite_code}")
+    spectator = Client().get(game.get_absolute_url()).content.decode()
+    for symbol, number in (("X", 1), ("O", 2), ("A", 3)):
+        assert f"<span>{symbol}: Player {number}</span>" in spectator
+    assert "<span>X: you</span>" in first.get(game.get_absolute_url()).content.decode()
+
+
 def test_connect_full_column_is_refused_with_its_code() -> None:
     game, first, second = friends_game("connect", width="4", height="3", n="3")
     for i in range(3):

@@ -51,12 +51,12 @@ def test_after_the_join_the_footer_is_swapped_with_the_board() -> None:
     actor = Actor(player_id=creator.session["player_id"])
     before = presenters.render_partials(Game.objects.get(pk=game.pk), actor)
     assert '<div id="seats" hx-swap-oob="innerHTML">' in before
-    assert "Seat 2: open seat" in before and "game__invite" in before
+    assert "Player 2: open seat" in before and "game__invite" in before
     services.join_game(game.pk, invite=game.invite_code, player_id="s-friend")
     after = presenters.render_partials(Game.objects.get(pk=game.pk), actor)
     assert '<div id="seats" hx-swap-oob="innerHTML">' in after
     assert "open seat" not in after and "game__invite" not in after and game.invite_code not in after
-    assert "Seat 2: person" in after
+    assert "Player 2: person" in after
 
 
 @pytest.mark.backends
@@ -68,11 +68,11 @@ async def test_the_creator_s_socket_gets_the_footer_without_the_invite_after_the
     connected, _ = await comm.connect()
     assert connected
     first = await comm.receive_from()
-    assert "Seat 2: open seat" in first and "game__invite" in first
+    assert "Player 2: open seat" in first and "game__invite" in first
     await database_sync_to_async(services.join_game)(game.pk, invite=game.invite_code, player_id="s-friend")
     pushed = await comm.receive_from(timeout=5)
     assert '<div id="seats" hx-swap-oob="innerHTML">' in pushed
-    assert "open seat" not in pushed and "game__invite" not in pushed and "Seat 2: person" in pushed
+    assert "open seat" not in pushed and "game__invite" not in pushed and "Player 2: person" in pushed
     await comm.disconnect()
 
 
