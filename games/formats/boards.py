@@ -137,7 +137,9 @@ def connect_last_cell(state: connect.State, last: Hashable | None) -> int | None
 
 
 def connect_board(state: connect.State, last: Hashable | None, my_turn: bool) -> Data:
-    landing = set(state.legal_targets) if state.gravity else set()
+    # Where a stone would land, on the page of the player to move only: elsewhere the
+    # rings would look like cells to click.
+    landing = set(state.legal_targets) if state.gravity and my_turn else set()
     cells = grid_cells(state, connect_targets(state) if my_turn else {}, landing, state.last_cell)
     data = grid_data(state, cells)
     data["droppable"] = {cell_name(c, state.width)[0] for c in state.droppable_columns} if my_turn else set()

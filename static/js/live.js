@@ -9,15 +9,26 @@
  * socket is the current position: the page resynchronises without a reload.
  *
  * Clicks are plain HTTP posts carrying the ply they were made for: with the socket down
- * they still reach the server, and a repeat is refused as stale. A click that cannot be
- * sent at all (the network is gone) is not queued: the notice says it was not sent.
+ * they still reach the server, and a repeat is refused as stale. A click that gets no
+ * answer (the network is gone: it may or may not have reached the server) is not queued:
+ * the notice says so until a request gets through or the socket opens again, and the
+ * page then shows the current position, that click in it or not.
+ *
+ * Answers, pushes and polls can cross: a move's answer may arrive after the push of the
+ * computer's reply to it. Each rendering of the position carries the game's revision
+ * (data-revision on the status line, counted by the server on every change), and the page
+ * never swaps in one older than what it shows.
  *
  * A player whose page is pushed the "Go to the rematch" link (data-follow) goes there.
  */
 (function () {
   "use strict";
-  var socketOpen = false;
   var pausedText = null;
+  // The browser cannot tell a click that never left from one whose answer was lost.
+  var LOST =
+    "Your last click got no answer: the connection is down. Once it is back this page " +
+    "shows the current position; if your move is not in it, click again.";
+  var beforeLost = null; // while the notice says LOST: what it said before
   var followAtLoad = document.querySelector("a[data-follow]") !== null;
   // While this page's own rematch request is on its way: if it accepted the rematch, its
   // answer's redirect takes it there, and following the pushed link too would navigate twice.
@@ -33,6 +44,19 @@
     return Boolean(config && /\/rematch$/.test(config.path || ""));
   }
 
+  var REVISION = /class="status__line[^"]*"[^>]*data-revision="(\d+)"/;
+
+  function shownRevision() {
+    var line = document.querySelector(".status__line[data-revision]");
+    return line ? Number(line.dataset.revision) : -1;
+  }
+
+  // True when `html` renders the position older than the one on the page.
+  function isStale(html) {
+    var found = typeof html === "string" ? REVISION.exec(html) : null;
+    return found !== null && Number(found[1]) < shownRevision();
+  }
+
   function notice() {
     return document.getElementById("live-status");
   }
@@ -45,22 +69,48 @@
     element.hidden = text === null;
   }
 
+  function offlineText() {
+    var element = notice();
+    return element ? element.dataset.offline || element.textContent : null;
+  }
+
+  // <body data-socket="open|closed">: the socket's state, for styles and the browser tests
+  // (an open socket has joined its game: the server accepts it only then).
   document.addEventListener("htmx:wsOpen", function () {
-    socketOpen = true;
+    document.body.dataset.socket = "open";
+    beforeLost = null;
     say(null);
   });
   document.addEventListener("htmx:wsClose", function () {
-    socketOpen = false;
-    var element = notice();
-    say(element ? element.dataset.offline || element.textContent : null);
+    document.body.dataset.socket = "closed";
+    // A lost click stays said (the socket often notices the outage after the click did);
+    // once a request gets through the notice says "Reconnecting…".
+    if (beforeLost !== null) beforeLost = { text: offlineText(), hidden: false };
+    else say(offlineText());
   });
-  document.addEventListener("htmx:sendError", function () {
-    say("Your last click was not sent: the connection is down. Click again once it is back.");
+  document.addEventListener("htmx:sendError", function (event) {
+    // A poll that fails is what "Reconnecting…" already says: only a click is reported.
+    if (event.target && event.target.id === "live-poll") return;
+    var element = notice();
+    if (element && beforeLost === null) beforeLost = { text: element.textContent, hidden: element.hidden };
+    say(LOST);
+  });
+  // A request that got through after a lost click (the socket may have stayed open all
+  // along): the connection is back, the notice says again what it said before.
+  document.addEventListener("htmx:afterRequest", function (event) {
+    if (beforeLost === null || !event.detail.successful) return;
+    var element = notice();
+    if (element && element.textContent === LOST) {
+      element.textContent = beforeLost.text;
+      element.hidden = beforeLost.hidden;
+    }
+    beforeLost = null;
   });
   document.addEventListener("htmx:beforeRequest", function (event) {
     if (isRematch(event)) leaving = true;
     if (!event.target || event.target.id !== "live-poll") return;
     var element = notice();
+    var socketOpen = document.body.dataset.socket === "open";
     if (socketOpen && (!element || element.hidden)) event.preventDefault();
   });
   document.addEventListener("htmx:afterRequest", function (event) {
@@ -70,12 +120,19 @@
     leaving = false; // offered or refused: follow the link once the rematch exists
     followRematch();
   });
+  document.addEventListener("htmx:wsBeforeMessage", function (event) {
+    if (isStale(event.detail.message)) event.preventDefault();
+  });
   document.addEventListener("htmx:wsAfterMessage", followRematch);
-  // The status line's forms answer with out-of-band parts (hx-target="#status" so the
-  // event reaches here). A push may have replaced the form before its answer came: htmx
+  // An answer older than the page is dropped (see above). The status line's forms answer
+  // with out-of-band parts (hx-target="#status" so the event reaches here). A push may have replaced the form before its answer came: htmx
   // would look for the parts inside the detached form; put them into the page instead.
   document.addEventListener("htmx:beforeSwap", function (event) {
     var detail = event.detail;
+    if (detail.shouldSwap && isStale(detail.serverResponse)) {
+      detail.shouldSwap = false;
+      return;
+    }
     var form = detail.requestConfig && detail.requestConfig.elt;
     if (!form || form.isConnected || !detail.shouldSwap) return;
     detail.shouldSwap = false;

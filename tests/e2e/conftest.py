@@ -72,8 +72,9 @@ class Processes:
         self.procs.append(proc)
         return proc
 
-    def daphne(self, name: str) -> str:
-        port = free_port()
+    def daphne(self, name: str, port: int | None = None) -> str:
+        """A Daphne process on ``port`` (a free one by default); its address."""
+        port = port or free_port()
         proc = self.start(
             name, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "quarto_site.asgi:application"
         )
@@ -115,15 +116,7 @@ def embedded_server(
 ) -> Iterator[str]:
     """One Daphne process on SQLite with the in-memory layer, ``settings`` in its environment."""
     folder = tmp_path_factory.mktemp(name)
-    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
-    env.update(SQLITE_PATH=str(folder / "db.sqlite3"), AI_DELAY="0.2", AI_BUDGET="0.2", AI_PROCESSES="1")
-    env.update(HINT_BUDGET="0.2", REVIEW_BUDGET="0.1")
-    # Every browser of the suite comes from 127.0.0.1: per-address limits would count
-    # them as one very busy player. tests/web/test_limits.py covers the limits.
-    limits = ("RATE_LIMIT_CREATE", "RATE_LIMIT_MOVE", "RATE_LIMIT_HINT", "API_RATE_LIMIT")
-    env.update(dict.fromkeys(limits, "100000/minute"), WS_MAX_PER_CLIENT="10000")
-    env.update(settings or {})
-    processes = Processes(folder, env)
+    processes = Processes(folder, embedded_env(folder, settings))
     processes.manage("migrate", "-v", "0")
     url = processes.daphne("daphne")
     try:
@@ -132,6 +125,23 @@ def embedded_server(
         yield url
     finally:
         processes.stop()
+
+
+def embedded_env(folder: Path, settings: dict[str, str] | None = None) -> dict[str, str]:
+    """The environment of a server on SQLite (in ``folder``) with the in-memory layer."""
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
+    env.update(SQLITE_PATH=str(folder / "db.sqlite3"), AI_DELAY="0.2", AI_BUDGET="0.2", AI_PROCESSES="1")
+    env.update(HINT_BUDGET="0.2", REVIEW_BUDGET="0.1")
+    env.update(browser_limits())
+    env.update(settings or {})
+    return env
+
+
+def browser_limits() -> dict[str, str]:
+    """Every browser of the suite comes from 127.0.0.1: per-address limits would count
+    them as one very busy player. tests/web/test_limits.py covers the limits."""
+    limits = ("RATE_LIMIT_CREATE", "RATE_LIMIT_MOVE", "RATE_LIMIT_HINT", "API_RATE_LIMIT")
+    return {**dict.fromkeys(limits, "100000/minute"), "WS_MAX_PER_CLIENT": "10000"}
 
 
 def wait_for_the_computer(url: str, seconds: float = 120) -> None:

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from .pages import new_game
+from .pages import new_game, record_frames, wait_for_frame
 
 pytestmark = pytest.mark.browser
 
@@ -106,13 +106,15 @@ def test_the_piece_placed_last_stands_like_the_others(server: str, browser: Any)
     context = browser.new_context(viewport=DESKTOP, bypass_csp=True)
     page = context.new_page()
     try:
+        frames = record_frames(page)
         new_game(page, server, "quarto", {})
         # This test is about the landed piece's look: start once the page's socket is live
-        # (its presence line is pushed). A move while it connects: test_consumer_join_first.
-        page.wait_for_selector("#presence:not(:empty)", timeout=15000)
+        # (it sent the position). A move while it connects: test_consumer_join_first.
+        wait_for_frame(page, frames)
         page.locator("button.tray__slot:not([disabled])").first.click()
-        # The computer places that piece (the newest one) and gives us another.
-        page.wait_for_selector(".board__cell.is-new .board__piece", timeout=15000)
+        # The computer places that piece and gives us another (its placement is the newest
+        # only until its give, moments later: wait for the piece, not for that).
+        page.wait_for_selector(".board__cell .board__piece", timeout=15000)
         page.wait_for_selector(".status__line.is-my-turn", timeout=15000)
         page.locator(".board__cell.is-playable").first.click()
         page.wait_for_selector(".board__cell:not(.is-new) .board__piece", timeout=15000)
@@ -208,5 +210,27 @@ def test_the_tray_is_in_view_while_giving_on_a_phone(server: str, browser: Any) 
         tray_in_view()  # a give after a placement, under the longer status
         if SHOTS:
             page.screenshot(path=str(SHOTS / "quarto-giving-360.png"))
+    finally:
+        context.close()
+
+
+def test_a_used_tray_slot_never_lights_up_under_the_finger(server: str, browser: Any) -> None:
+    """A phone keeps :hover where it was tapped: the slot of the piece just given (now an
+    empty span) stayed framed in orange as if it could still be chosen."""
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    try:
+        new_game(page, server, "quarto", {})
+        page.wait_for_selector(".tray.is-giving", timeout=15000)
+        slots = page.locator(".tray__grid .tray__slot")
+        index = slots.evaluate_all("all => all.findIndex(e => e.matches('button:not(:disabled)'))")
+        slots.nth(index).tap()
+        used = page.locator(f".tray__grid .tray__slot:nth-child({index + 1}).is-used")
+        used.wait_for(timeout=15000)
+        page.wait_for_selector(".status__line.is-my-turn", timeout=15000)  # the reply is in
+        page.wait_for_timeout(300)  # and its pushes swapped in: the slot stays this element
+        used.hover()  # the finger is still there
+        assert used.evaluate("e => e.matches(':hover')")
+        assert used.evaluate("e => getComputedStyle(e).borderColor") == "rgba(0, 0, 0, 0)"
     finally:
         context.close()

@@ -6,59 +6,45 @@ the win."""
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 import pytest
 
-from .pages import invite_friend, take_seat
+from .pages import (
+    TIMEOUT,
+    act,
+    all_at_ply,
+    answer,
+    at_ply,
+    invite_friend,
+    offer,
+    people,
+    presence,
+    rematch,
+    resign,
+    say,
+    take_seat,
+    watch_for_errors,
+)
 
 pytestmark = pytest.mark.browser
-
-TIMEOUT = 10000
-
-
-def at_ply(page: Any, ply: int) -> None:
-    page.wait_for_selector(f".status__line[data-ply='{ply}']", timeout=TIMEOUT)
-
-
-def act(page: Any) -> None:
-    """One action on our turn, like a person: give the first free piece or place on the
-    first free cell; then wait for the page to show the next position."""
-    page.wait_for_selector(".status__line.is-my-turn", timeout=TIMEOUT)
-    ply = int(page.locator(".status__line").get_attribute("data-ply"))
-    if page.locator(".tray.is-giving").count():
-        page.locator("button.tray__slot:not([disabled])").first.click()
-    else:
-        page.locator(".board__cell.is-playable").first.click()
-    at_ply(page, ply + 1)
-
-
-def presence(page: Any, text: str) -> None:
-    page.locator("#presence", has_text=text).wait_for(timeout=TIMEOUT)
 
 
 def test_two_people_and_a_spectator_through_a_whole_evening(quick_abandon_server: str, browser: Any) -> None:
     server = quick_abandon_server
-    contexts = [browser.new_context(viewport={"width": 1200, "height": 900}) for _ in range(3)]
-    errors: list[str] = []
-    a, b, watcher = (c.new_page() for c in contexts)
-    for name, page in (("A", a), ("B", b), ("spectator", watcher)):
-        page.on("pageerror", lambda error, name=name: errors.append(f"{name}: {error}"))
-        page.on(
-            "console",
-            lambda m, name=name, page=page: (
-                errors.append(f"{name} {page.url}: {m.text}") if m.type == "error" else None
-            ),
-        )
+    a, b, watcher = people(browser, 3)
+    errors = watch_for_errors({"A": a, "B": b, "spectator": watcher})
 
     # A invites, B takes the seat through the link, a spectator opens the game.
     take_seat(b, invite_friend(a, server, "quarto"))
     b.wait_for_selector(".tray")
     watcher.goto(a.url)
     a.wait_for_selector("#seats:not(:has(#invite-url))", timeout=TIMEOUT)
-    presence(a, "Player 2 is connected.")
-    presence(b, "1 watching.")
+    # Each reads about the other, the spectator about both.
+    presence(a, "Your opponent is connected.")
+    presence(b, "Your opponent is connected. 1 watching.")
+    presence(watcher, "Player 1 is connected. Player 2 is connected. 1 watching.")
+    assert "Player 1" not in a.locator("#presence").inner_text()
 
     act(a)  # A's first turn is a give only
     act(b)
@@ -68,10 +54,8 @@ def test_two_people_and_a_spectator_through_a_whole_evening(quick_abandon_server
     at_ply(watcher, 5)
 
     # A draw offer, declined.
-    a.get_by_role("button", name="Offer draw").click()
-    b.locator(".actions__offer", has_text="asks for a draw").wait_for(timeout=TIMEOUT)
-    watcher.locator(".actions__offer", has_text="asks for a draw").wait_for(timeout=TIMEOUT)
-    b.get_by_role("button", name="Decline").click()
+    offer(a, "Offer draw", [b, watcher], "a draw")
+    answer(b, "Decline")
     a.get_by_role("button", name="Offer draw").wait_for(timeout=TIMEOUT)
     assert a.locator(".actions__offer").count() == 0
 
@@ -79,41 +63,24 @@ def test_two_people_and_a_spectator_through_a_whole_evening(quick_abandon_server
     act(b)
     act(b)
     at_ply(a, 7)
-    b.get_by_role("button", name="Take back").click()
-    a.locator(".actions__offer", has_text="asks for a takeback").wait_for(timeout=TIMEOUT)
-    a.get_by_role("button", name="Accept").click()
+    offer(b, "Take back", [a], "a takeback")
+    answer(a, "Accept")
+    all_at_ply([a, b, watcher], 5)
     for page in (a, b, watcher):
-        at_ply(page, 5)
         page.locator(".actions__count", has_text="Takebacks: 1").wait_for(timeout=TIMEOUT)
 
     # A chat exchange the spectator reads.
-    a.fill("#chat-text", "good luck")
-    a.locator("#chat-form button").click()
-    for page in (b, watcher):
-        page.locator("#chat .chat__line", has_text="good luck").wait_for(timeout=TIMEOUT)
-    b.fill("#chat-text", "you too")
-    b.locator("#chat-form button").click()
-    for page in (a, watcher):
-        page.locator("#chat .chat__line", has_text="you too").wait_for(timeout=TIMEOUT)
+    say(a, "good luck", [b, watcher])
+    say(b, "you too", [a, watcher])
 
     # B resigns.
-    b.locator(".actions__confirm > summary").click()
-    b.get_by_role("button", name="Yes, resign").click()
+    resign(b)
     for page in (a, b, watcher):
         page.wait_for_selector(".status__line.is-over", timeout=TIMEOUT)
     assert "resigned: you win" in a.locator(".status__text").inner_text()
 
     # A offers a rematch, B accepts: both pages move to it, the spectator follows the link.
-    first = a.url
-    a.get_by_role("button", name="Rematch").click()
-    b.locator(".actions__offer", has_text="asks for a rematch").wait_for(timeout=TIMEOUT)
-    b.get_by_role("button", name="Accept").click()
-    link = watcher.get_by_role("link", name="Go to the rematch")
-    link.wait_for(timeout=TIMEOUT)
-    link.click()
-    for page in (a, b, watcher):
-        page.wait_for_url(lambda url: url != first and re.search(r"/games/\d+/$", url) is not None)
-    assert a.url == b.url == watcher.url
+    rematch(a, [b], [watcher])
 
     # Sides swapped: B opens the rematch.
     b.wait_for_selector(".tray.is-giving", timeout=TIMEOUT)
@@ -121,18 +88,18 @@ def test_two_people_and_a_spectator_through_a_whole_evening(quick_abandon_server
     act(a)
     act(a)
     at_ply(watcher, 3)
-    presence(a, "Player 1 is connected.")
+    presence(a, "Your opponent is connected.")
 
     # B closes the page: A sees them gone, then may claim the win.
     b.context.close()
-    presence(a, "Player 1 is not connected.")
-    presence(watcher, "Player 1 is not connected.")
+    presence(a, "Your opponent is not connected.")
+    presence(watcher, "Player 1 is not connected. Player 2 is connected.")
     claim = a.get_by_role("button", name="Claim the win")
     claim.wait_for(timeout=TIMEOUT)
     assert watcher.get_by_role("button", name="Claim the win").count() == 0
     claim.click()
     a.locator(".status__text", has_text="left: you win").wait_for(timeout=TIMEOUT)
     watcher.wait_for_selector(".status__line.is-over", timeout=TIMEOUT)
-    for context in (contexts[0], contexts[2]):
-        context.close()
+    for page in (a, watcher):
+        page.context.close()
     assert not errors, errors[:5]

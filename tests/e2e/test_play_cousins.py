@@ -16,9 +16,14 @@ pytestmark = pytest.mark.browser
 def play_out(page: Any) -> str:
     """Click the first playable cell whenever it is our turn, until the game ends."""
     page.evaluate("window.stillTheSamePage = true")
+    loads: list[str] = []  # the page's own loads from here on: none is expected
+    page.on(
+        "request",
+        lambda r: loads.append(f"{r.method} {r.url} {r.headers}") if r.resource_type == "document" else None,
+    )
     for _ in range(100):
         if not wait_for_turn(page):
-            assert page.evaluate("window.stillTheSamePage") is True, "the page reloaded"
+            assert page.evaluate("window.stillTheSamePage") is True, f"the page reloaded: {loads}"
             return result(page)
         click_and_wait(page, page.locator(".grid__cell.is-playable").first)
     raise AssertionError("the game did not end")
