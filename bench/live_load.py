@@ -449,6 +449,18 @@ def raise_open_files() -> int:
     return resource.getrlimit(resource.RLIMIT_NOFILE)[0]
 
 
+def cpu_seconds(pids: Iterable[int]) -> float:
+    """User and system CPU time used so far by the processes (those still there)."""
+    total = 0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += int(fields[11]) + int(fields[12])  # utime, stime: fields 14 and 15
+    return total / os.sysconf("SC_CLK_TCK")
+
+
 def rss_mib(pids: Iterable[int]) -> list[float]:
     sizes = []
     for pid in pids:
@@ -654,21 +666,32 @@ async def scenario_ratio(args: argparse.Namespace, servers: Servers, report: Rep
 
         return await tally(http, healthz)
 
-    async def run(work: Callable[[int], Awaitable[tuple[int, int]]]) -> tuple[float, int]:
+    async def run(work: Callable[[int], Awaitable[tuple[int, int]]]) -> tuple[float, int, float]:
+        """(answers per second, errors, the servers' CPU seconds per answer)."""
         nonlocal stop_at
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), cpu_seconds(servers.pids)
         stop_at = start + args.seconds
         results = await asyncio.gather(*(work(i) for i in range(args.clients)))
         elapsed = time.perf_counter() - start
-        return sum(r[0] for r in results) / elapsed, sum(r[1] for r in results)
+        answered = sum(r[0] for r in results)
+        return (
+            answered / elapsed,
+            sum(r[1] for r in results),
+            (cpu_seconds(servers.pids) - cpu) / max(1, answered),
+        )
 
-    moves, move_errors = await run(play)
-    bare, bare_errors = await run(ping)
+    moves, move_errors, move_cpu = await run(play)
+    bare, bare_errors, bare_cpu = await run(ping)
     report.add("ratio", "clients", args.clients)
     report.add("ratio", "moves_per_s", moves, "req/s")
     report.add("ratio", "healthz_per_s", bare, "req/s")
     report.add("ratio", "ratio", moves / bare if bare else float("nan"), "(target >= 0.6)")
     report.add("ratio", "errors", move_errors + bare_errors)
+    # The servers' CPU time per answer (game creation included in the moves') is what a
+    # busy machine blurs least: time spent waiting for a core is not counted.
+    report.add("ratio", "server_cpu_per_move", move_cpu * 1000, "ms")
+    report.add("ratio", "server_cpu_per_healthz", bare_cpu * 1000, "ms")
+    report.add("ratio", "cpu_ratio", bare_cpu / move_cpu if move_cpu else float("nan"), "(healthz / move)")
 
 
 def batch_text(args: argparse.Namespace) -> str:

@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import asyncio
 import importlib.util
+import os
 import sys
+import time
 from pathlib import Path
 from types import ModuleType
 
@@ -95,3 +97,11 @@ def test_pushes_count_a_later_ply_as_seen_and_never_before_the_answer() -> None:
     latencies, lost, expected = bench.push_figures([game], [ahead, behind, never_opened])
     assert sorted(latencies) == [0.0, 0.25, 0.5]
     assert (lost, expected) == (1, 4)
+
+
+def test_cpu_seconds_grow_with_work_and_skip_gone_processes() -> None:
+    before = bench.cpu_seconds([os.getpid(), 2**22 + 1])
+    end = time.process_time() + 0.05
+    while time.process_time() < end:
+        pass
+    assert bench.cpu_seconds([os.getpid()]) >= before + 0.03
