@@ -50,3 +50,35 @@ def test_a_late_answer_does_not_undo_the_computer_s_pushed_reply(server: str, qu
     assert line.get_attribute("data-ply") == "2", "the late answer put the page back before the reply"
     assert "Your turn" in line.inner_text()
     assert page.locator(".grid__cell.is-playable").count() == 7
+
+
+def test_a_click_after_the_pushed_reply_is_sent_while_the_last_answer_is_late(
+    server: str, quiet_page: Any
+) -> None:
+    """One move request at a time (a double click is one move), but once the reply to the
+    last move has been pushed, its late answer is not waited for: the next click plays."""
+    page = quiet_page
+    frames = record_frames(page)
+    url = new_game(page, server, "tictactoe", {}, level="beginner")
+    game_id = url.rstrip("/").rsplit("/", 1)[-1]
+    wait_for_frame(page, frames)
+    late: list[Any] = []
+
+    def keep_the_first_answer(route: Any) -> None:
+        if late:
+            route.continue_()
+            return
+        late.append((route, route.fetch()))  # played on the server; its answer is kept back
+
+    page.route("**/move", keep_the_first_answer)
+    page.locator(".grid__cell.is-playable").first.click()
+    page.wait_for_selector(".status__line[data-ply='2'].is-my-turn", timeout=20000)
+    assert late, "the first move's answer was not kept back"
+    page.locator(".grid__cell.is-playable").first.click()
+    page.wait_for_selector(".status__line[data-ply='4']", timeout=20000)
+    assert api_ply(server, game_id) == 4
+    route, response = late[0]
+    route.fulfill(response=response)  # the first answer, at last: older than the page
+    page.wait_for_function("() => !document.querySelector('.htmx-request')")
+    page.wait_for_timeout(300)
+    assert page.locator(".status__line").get_attribute("data-ply") == "4"
