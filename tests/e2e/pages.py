@@ -22,6 +22,9 @@ def new_game(page: Any, server: str, kind: str, fields: dict[str, str], level: s
         card.locator(f"input[name={name}]").fill(value)
     card.locator("button[type=submit]").click()
     page.wait_for_selector(".status__line.is-my-turn")
+    # A click before the page's scripts have run is a plain form post: it plays, and the
+    # page reloads. Tests that count reloads start once the page is live.
+    live(page)
     return str(page.url)
 
 

@@ -198,7 +198,11 @@ def test_the_tray_is_in_view_while_giving_on_a_phone(server: str, browser: Any) 
     def tray_in_view() -> None:
         page.wait_for_selector(".tray.is-giving", timeout=15000)
         page.evaluate("window.scrollTo(0, 0)")
-        grid = page.locator(".tray__grid").bounding_box()
+        # Measured in the page in one go: a push may replace the tray between two calls.
+        grid = page.evaluate(
+            "(() => { const r = document.querySelector('.tray__grid').getBoundingClientRect();"
+            " return {y: r.y, height: r.height}; })()"
+        )
         assert grid["y"] >= 0 and grid["y"] + grid["height"] <= PHONE["height"], grid
 
     try:
