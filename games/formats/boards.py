@@ -141,6 +141,10 @@ def connect_board(state: connect.State, last: Hashable | None, my_turn: bool) ->
     # rings would look like cells to click.
     landing = set(state.legal_targets) if state.gravity and my_turn else set()
     cells = grid_cells(state, connect_targets(state) if my_turn else {}, landing, state.last_cell)
+    for index, cell in cells.items():
+        # Every cell of a column drops the same stone: the keyboard stops once a column,
+        # at its landing cell (up to 7 Tab stops on a Connect Four board, not 42).
+        cell["tab_skip"] = bool(cell["move"]) and bool(landing) and index not in landing
     data = grid_data(state, cells)
     data["droppable"] = {cell_name(c, state.width)[0] for c in state.droppable_columns} if my_turn else set()
     return data

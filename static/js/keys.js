@@ -5,12 +5,15 @@
  * board. When the last focus inside the board or the pieces came from the keyboard and
  * nothing else has taken the focus since, it goes back to the same cell or piece, or,
  * when that cannot be played now, to the next one that can (after the computer's reply,
- * or to the tray when a Quarto piece is to be given). Pointer users are left alone.
+ * or to the tray when a Quarto piece is to be given; in connect-N, to where the next
+ * stone of the same column would land). Pointer users are left alone.
  */
 (function () {
   "use strict";
   var AREAS = "#board, #pieces";
-  var PLAYABLE = "#board button:not([disabled]), #pieces button:not([disabled])";
+  // Out of the Tab order (tabindex -1): connect-N's cells above or below where a stone
+  // would land; their column's landing cell stands for them.
+  var PLAYABLE = "#board button:not([disabled]):not([tabindex='-1']), #pieces button:not([disabled])";
   var keyboard = false;
   var place = null; // the selector of the last control focused inside the board or pieces
 
@@ -31,12 +34,27 @@
     place = inside && keyboard ? selectorOf(event.target) : null;
   });
 
+  function fileOf(element) {
+    return (element.dataset.cell || "").replace(/\d+$/, "");
+  }
+
+  function sameColumn(cell, playable) {
+    return playable.filter(function (element) {
+      return element.dataset.cell && fileOf(element) === fileOf(cell);
+    })[0] || null;
+  }
+
   function restore() {
     var active = document.activeElement;
     if (!place || !keyboard || (active && active !== document.body)) return;
     var playable = Array.prototype.slice.call(document.querySelectorAll(PLAYABLE));
     if (!playable.length) return; // nothing to play now (the others' turn): wait for the next swap
     var before = document.querySelector(place);
+    var column = before && before.tabIndex < 0 ? sameColumn(before, playable) : null;
+    if (column) {
+      column.focus(); // a stone was dropped here: stay on its column
+      return;
+    }
     var next = playable.filter(function (element) {
       return !before || element === before || before.compareDocumentPosition(element) & Node.DOCUMENT_POSITION_FOLLOWING;
     })[0];

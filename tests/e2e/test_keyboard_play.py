@@ -111,5 +111,21 @@ def test_quarto_and_tictactoe_by_keyboard_alone(server: str, browser: Any) -> No
     page.wait_for_selector(".status__line.is-over", timeout=TIMEOUT)
     text = page.locator(".status__text").inner_text()
     assert "win" in text or "Draw" in text, text
+
+    # Connect Four: one Tab stop a column, where its stone would land; after a drop (and
+    # the reply) the focus is where the next stone of that column would land.
+    start_from_home(page, server, "connect")
+    tab_to(page, ".grid__cell.is-playable")  # the board's first Tab stop
+    stops = [page.evaluate("document.activeElement.dataset.cell")]
+    while focused(page, ".grid__cell"):
+        page.keyboard.press("Tab")
+        stops.append(page.evaluate("document.activeElement.dataset.cell ?? null"))
+    assert stops == ["a1", "b1", "c1", "d1", "e1", "f1", "g1", None], stops
+    tab_to(page, ".grid__cell.is-playable[data-cell='d1']", "Shift+Tab")
+    for _ in range(2):
+        press_and_wait(page, "Enter")
+        my_turn_on(page, ".grid__cell.is-landing")
+        assert page.evaluate("document.activeElement.dataset.cell")[0] == "d"
+    assert page.locator(".grid__cell.is-p0").count() == 2
     context.close()
     assert not errors, errors[:5]
