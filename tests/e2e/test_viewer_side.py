@@ -15,7 +15,7 @@ pytestmark = pytest.mark.browser
 def test_without_javascript_the_computer_s_reply_arrives_by_waiting(server: str, browser: Any) -> None:
     context = browser.new_context(java_script_enabled=False, viewport={"width": 1200, "height": 900})
     page = context.new_page()
-    new_game(page, server, "quarto", {}, level="beginner")
+    new_game(page, server, "quarto", {}, level="beginner", scripts=False)
     assert page.locator(".tray.is-giving").count() == 1
     # A plain form post: the page comes back with the computer to move ...
     with page.expect_navigation():
