@@ -7,7 +7,8 @@ everyone). Every socket joins two channel-layer groups: its audience's
 (``game-<id>-<audience>``) and the game's (``game-<id>``, for events meant for all).
 
 When a game changes (a :class:`~games.events.GameEvent`, after commit) the subscriber
-only schedules a *render round* on the server's event loop and returns: the move's
+reads whether a socket of the game is open anywhere (a game nobody watches ends there),
+and if one is, schedules a *render round* on the server's event loop and returns: the move's
 answer never waits for it. The round runs in one worker thread of this process, reads
 the game once, renders each audience that has a socket open (anywhere, when the cache
 is shared) once, stores each rendering in the cache under (game, version, audience),
@@ -334,13 +335,21 @@ async def _once(key: tuple[Any, ...], func: Any, *args: Any) -> Any:
     return result
 
 
+def _watched(game_id: int) -> bool:
+    """Whether a socket of the game is open anywhere. When none is, its current-version
+    pointer is dropped, so the next socket renders afresh (a socket is counted before it
+    reads: one counted after this read reads the change)."""
+    if counts(game_id, [ANY])[ANY] > 0:
+        return True
+    live_cache().delete_many([_now_key(game_id)])
+    return False
+
+
 def _render_round(game_id: int, fresh: bool) -> list[tuple[str, str]]:
     """Render every audience with a socket open; ``fresh`` ignores what the cache holds
     (an event other than a move may change a rendering without changing the version).
-    A game without a socket open anywhere is not even read: its current-version pointer
-    is dropped, so the next socket renders afresh."""
-    if counts(game_id, [ANY])[ANY] <= 0:
-        live_cache().delete_many([_now_key(game_id)])
+    A game without a socket open anywhere is not even read."""
+    if not _watched(game_id):
         return []
     game = Game.objects.filter(pk=game_id).first()
     if game is None:
@@ -533,10 +542,12 @@ def _on_server_loop(callback: Any, *args: Any) -> bool:
 
 def broadcast(game_id: int, ply: int, fresh: bool = True) -> None:
     """Render the game for its audiences and push it, soon: on the server's event loop
-    when there is one, else (a worker process, a command, a test without a server) here."""
-    if _on_server_loop(_schedule, game_id, fresh):
-        return
+    when there is one, else (a worker process, a command, a test without a server) here.
+    A game nobody watches (most games of the API's programs) costs one cache read here,
+    not a round."""
     try:
+        if not _watched(game_id) or _on_server_loop(_schedule, game_id, fresh):
+            return
         frames = _render_round(game_id, fresh)
         if frames and get_channel_layer() is not None:
             async_to_sync(send_frames)(game_id, frames)

@@ -13,6 +13,7 @@ from channels.layers import InMemoryChannelLayer, channel_layers
 from channels.testing import WebsocketCommunicator
 from django.test import Client
 
+from games.live import push
 from games.models import Game
 from games.services.moves import Actor, play_move
 from quarto_site.asgi import application
@@ -105,13 +106,18 @@ def test_game_page_polls_the_partials_only_through_a_static_script(client: Clien
 def test_a_failed_broadcast_leaves_the_move_standing(
     client: Client, layer_down: None, monkeypatch: pytest.MonkeyPatch, settings: Any
 ) -> None:
-    async def refuse(*args: Any) -> None:
+    refused: list[str] = []
+
+    async def refuse(self: DownLayer, group: str, message: Any) -> None:
+        refused.append(group)
         raise ConnectionRefusedError("down")
 
     monkeypatch.setattr(DownLayer, "group_send", refuse)
     client.post("/games/new", {"kind": "tictactoe", "opponent": "ai", "seat": "first"})
     game = Game.objects.get()
+    push.arrive(game.pk, [push.WATCH])  # a spectator's page is open: there is a push to send
     response = client.post(f"/games/{game.pk}/move", {"move": "a1", "ply": "0"}, headers=HTMX)
     assert response.status_code == 200
     game.refresh_from_db()
     assert game.ply == 2, "the move and the computer's reply were played"
+    assert f"game-{game.pk}-watch" in refused, "the push was tried"

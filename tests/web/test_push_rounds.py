@@ -1,0 +1,32 @@
+"""A change to a game nobody watches renders nothing and schedules nothing: the round is
+for games with a socket open somewhere (most of a bot's API games have none)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from games.live import push
+from games.services.moves import play_move
+
+from .helpers import ONE, TWO, two_humans
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_move_in_a_game_nobody_watches_schedules_no_round(monkeypatch: pytest.MonkeyPatch) -> None:
+    game = two_humans()
+    scheduled: list[Any] = []
+    rendered: list[Any] = []
+    monkeypatch.setattr(push, "_on_server_loop", lambda callback, *args: scheduled.append(args) or True)
+    real_round = push._render_round
+    monkeypatch.setattr(push, "_render_round", lambda *args: rendered.append(args) or real_round(*args))
+    push.live_cache().set(push._now_key(game.pk), "old", 60)
+
+    play_move(game.pk, ONE, "8", 0)  # a piece given
+    assert scheduled == [] and rendered == []
+    assert push.live_cache().get(push._now_key(game.pk)) is None, "the next socket renders afresh"
+
+    push.arrive(game.pk, [push.WATCH])  # a spectator's socket opens
+    play_move(game.pk, TWO, "a1", 1)
+    assert scheduled == [(game.pk, False)]
