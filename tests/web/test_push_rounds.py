@@ -18,9 +18,18 @@ def test_a_move_in_a_game_nobody_watches_schedules_no_round(monkeypatch: pytest.
     game = two_humans()
     scheduled: list[Any] = []
     rendered: list[Any] = []
-    monkeypatch.setattr(push, "_on_server_loop", lambda callback, *args: scheduled.append(args) or True)
     real_round = push._render_round
-    monkeypatch.setattr(push, "_render_round", lambda *args: rendered.append(args) or real_round(*args))
+
+    def on_loop(callback: Any, *args: Any) -> bool:
+        scheduled.append(args)
+        return True
+
+    def render_round(*args: Any) -> Any:
+        rendered.append(args)
+        return real_round(*args)
+
+    monkeypatch.setattr(push, "_on_server_loop", on_loop)
+    monkeypatch.setattr(push, "_render_round", render_round)
     push.live_cache().set(push._now_key(game.pk), "old", 60)
 
     play_move(game.pk, ONE, "8", 0)  # a piece given
