@@ -34,6 +34,7 @@ from collections import Counter
 from typing import Any
 from urllib.parse import parse_qs
 
+from autobahn.exception import Disconnected
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.template.loader import render_to_string
@@ -186,6 +187,17 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels is
         await asyncio.sleep(wait)
         self.resync = None
         await self.send_current()
+
+    async def send(
+        self, text_data: str | None = None, bytes_data: bytes | None = None, close: bool = False
+    ) -> None:
+        try:
+            await super().send(text_data=text_data, bytes_data=bytes_data, close=close)
+        except Disconnected:
+            # The page closed while this was on its way (Daphne refuses the send): its
+            # disconnect follows and counts the socket out. Raised here, it would end this
+            # consumer without that, and its seat would look held for good.
+            log.debug("socket of game %s closed before a send", getattr(self, "game_id", None))
 
     async def send_current(self) -> None:
         self.last_render = time.monotonic()
