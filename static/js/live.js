@@ -19,7 +19,8 @@
  * (data-revision on the status line, counted by the server on every change), and the page
  * never swaps in one older than what it shows.
  *
- * A player whose page is pushed the "Go to the rematch" link (data-follow) goes there.
+ * A page (a player's or a spectator's) pushed the "Go to the rematch" link (data-follow) goes
+ * there; one that shows it from the start (opened later) stays.
  */
 (function () {
   "use strict";

@@ -186,19 +186,14 @@ def resign(page: Any) -> None:
 
 
 def rematch(offerer: Any, accepters: Sequence[Any], spectators: Sequence[Any]) -> str:
-    """The offerer asks for a rematch, each accepter accepts it in turn; the players' pages
-    go to the new game by themselves, the spectators follow the link they are shown. Its
-    address, where every page is."""
+    """The offerer asks for a rematch, each accepter accepts it in turn; every page, the
+    spectators' too, goes to the new game by itself. Its address, where every page is."""
     old = offerer.url
     offer(offerer, "Rematch", [*accepters, *spectators], "a rematch")
     for page in accepters:
         answer(page, "Accept")
         if page is not accepters[-1]:
             page.locator(".actions__offer", has_text="You said yes").wait_for(timeout=TIMEOUT)
-    for page in spectators:
-        link = page.get_by_role("link", name="Go to the rematch")
-        link.wait_for(timeout=TIMEOUT)
-        link.click()
     pages = [offerer, *accepters, *spectators]
     for index, page in enumerate(pages):
         # The new address, then the new game's position on the page: the load event adds nothing.
