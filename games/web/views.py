@@ -349,4 +349,8 @@ def join(request: HttpRequest, code: str) -> HttpResponse:
         except services.ServiceError as exc:
             messages.error(request, exc.message)
         return redirect(game)
-    return render(request, "games/join.html", {"game": game, "open": any(s.is_open for s in game.seat_list)})
+    seats = game.seat_list
+    seated = any(actor_for(request).holds(s) for s in seats)
+    return render(
+        request, "games/join.html", {"game": game, "open": any(s.is_open for s in seats), "seated": seated}
+    )

@@ -119,6 +119,8 @@ def test_invite_link_seats_a_friend(client: Client) -> None:
     response = client.post("/games/new", {"kind": "quarto", "opponent": "human", "seat": "first"})
     game = Game.objects.latest("created")
     assert "Waiting for a friend" in client.get(response["Location"]).content.decode()
+    own = client.get(f"/join/{game.invite_code}").content.decode()  # the creator opens the link
+    assert "You already play in this game" in own and "Take the open seat" not in own
     friend = Client()
     assert "Take the open seat" in friend.get(f"/join/{game.invite_code}").content.decode()
     friend.post(f"/join/{game.invite_code}")
