@@ -26,7 +26,7 @@ def test_chat_between_players_and_replay_with_links_and_keys(server: str, browse
     take_seat(o, invite_friend(x, server, "tictactoe"))
     o.wait_for_selector(".grid__cell")
     spectator.goto(o.url)
-    x.wait_for_selector("#seats:not(:has(#invite-url))", timeout=TIMEOUT)
+    x.wait_for_selector("#status:not(:has(#invite-url))", timeout=TIMEOUT)
 
     # X names itself, then says hello: O and the spectator see it without reloading.
     x.fill("#seat-name", "Xena")

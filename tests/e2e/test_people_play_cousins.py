@@ -46,7 +46,7 @@ def seated(
     for friend in friends[1:]:
         take_seat(friend, invite)
         friend.wait_for_selector(".status__line", timeout=TIMEOUT)
-    friends[0].wait_for_selector("#seats:not(:has(#invite-url))", timeout=TIMEOUT)
+    friends[0].wait_for_selector("#status:not(:has(#invite-url))", timeout=TIMEOUT)
     watcher.goto(friends[0].url)
     all_at_ply(pages, 0)
     for page in pages:

@@ -39,7 +39,7 @@ def test_two_people_and_a_spectator_through_a_whole_evening(quick_abandon_server
     take_seat(b, invite_friend(a, server, "quarto"))
     b.wait_for_selector(".tray")
     watcher.goto(a.url)
-    a.wait_for_selector("#seats:not(:has(#invite-url))", timeout=TIMEOUT)
+    a.wait_for_selector("#status:not(:has(#invite-url))", timeout=TIMEOUT)
     # Each reads about the other, the spectator about both.
     presence(a, "Your opponent is connected.")
     presence(b, "Your opponent is connected. 1 watching.")
