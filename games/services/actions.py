@@ -54,7 +54,7 @@ from django.utils import timezone
 
 from games import catalog
 from games.events import GameEvent, publish
-from games.models import Game, Move, Seat
+from games.models import ChatLine, Game, Move, Seat
 from games.services import policy
 from games.services.moves import Actor, ServiceError, _locked_game, _schedule_ai_if_due, check_ply
 
@@ -148,11 +148,22 @@ def resign(game_id: int, actor: Actor, expected_ply: int | None) -> Game:
     return game
 
 
-def _decline(game: Game, kind: OfferKind) -> Game:
-    """Decline the pending offer (or withdraw one's own) and tell the pages."""
+OFFER_NAMES = {"draw": "draw offer", "takeback": "takeback request", "rematch": "rematch offer"}
+
+
+def _decline(game: Game, kind: OfferKind, held: list[int]) -> Game:
+    """Decline the pending offer (or withdraw one's own) and tell the pages; the chat says
+    who did (a line of the site), so the offerer learns why their offer went away."""
+    said_yes = game.offers.get(kind, {}).get("seats", [])
     _say_no(game, kind)
     game.save(update_fields=["offers", "updated"])
+    mine = [seat for seat in held if seat in said_yes]
+    seat = game.seat_list[mine[0] if mine else held[0]]
+    who = seat.name or f"Player {seat.index + 1}"
+    done = "withdrew" if mine else "declined"
+    ChatLine.objects.create(game=game, seat=None, text=f"{who} {done} the {OFFER_NAMES[kind]}.")
     publish(GameEvent(game.pk, game.ply, "offer"))
+    publish(GameEvent(game.pk, game.ply, "chat"))
     return game
 
 
@@ -164,7 +175,7 @@ def draw(game_id: int, actor: Actor, yes: bool, expected_ply: int | None) -> Gam
     with transaction.atomic():
         game, held = _begin(game_id, actor, expected_ply)
         if not yes:
-            return _decline(game, "draw")
+            return _decline(game, "draw", held)
         if _vs_computer(game):
             raise ServiceError("declined", "The computer declines the draw: it plays every game out.", 409)
         if _say_yes(game, "draw", held, _acting_seat(game, held)):
@@ -210,7 +221,7 @@ def takeback(game_id: int, actor: Actor, yes: bool, expected_ply: int | None) ->
     with transaction.atomic():
         game, held = _begin(game_id, actor, expected_ply)
         if not yes:
-            return _decline(game, "takeback")
+            return _decline(game, "takeback", held)
         if not game.allow_takebacks:
             raise ServiceError("not_allowed", "Takebacks are off in this game.", 403)
         pending = game.offers.get("takeback")
@@ -243,7 +254,7 @@ def rematch(game_id: int, actor: Actor, yes: bool, expected_ply: int | None) -> 
     with transaction.atomic():
         game, held = _begin(game_id, actor, expected_ply, over=True)
         if not yes:
-            return _decline(game, "rematch")
+            return _decline(game, "rematch", held)
         if game.rematch_id is not None:
             raise ServiceError("rematch_exists", "The rematch has started already.", 409)
         if _say_yes(game, "rematch", held, held[0]):

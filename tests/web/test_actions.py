@@ -6,7 +6,7 @@ import pytest
 
 from games.formats import records
 from games.models import Game, Seat
-from games.services import actions
+from games.services import actions, chat
 from games.services import moves as services
 from games.services.moves import Actor, ServiceError, play_move
 from games.web import downloads
@@ -104,6 +104,20 @@ def test_draw_declined_and_no_offer() -> None:
     actions.draw(game.pk, TWO, False, 0)
     game = fresh(game)
     assert game.offers == {} and game.status == Game.Status.PLAYING
+    # The offerer's "waiting for an answer" goes away: the chat says why, as the site.
+    chat.set_name(game.pk, ONE, "Ann")
+    actions.draw(game.pk, TWO, True, 0)
+    actions.draw(game.pk, ONE, False, 0)
+    said = [(line.seat, line.text) for line in fresh(game).chat_lines.all()]
+    assert said == [(None, "Player 2 declined the draw offer."), (None, "Ann declined the draw offer.")]
+
+
+def test_a_withdrawn_takeback_request_is_said_in_the_chat() -> None:
+    game = two_humans()
+    play_move(game.pk, ONE, "8", 0)
+    actions.takeback(game.pk, ONE, True, 1)
+    actions.takeback(game.pk, ONE, False, 1)
+    assert [line.text for line in fresh(game).chat_lines.all()] == ["Player 1 withdrew the takeback request."]
 
 
 def test_draw_offer_lapses_when_the_offerer_moves_again() -> None:
@@ -230,6 +244,7 @@ def test_rematch_declined() -> None:
     actions.rematch(game.pk, TWO, False, 0)
     game = fresh(game)
     assert game.offers == {} and game.rematch_id is None
+    assert [line.text for line in game.chat_lines.all()] == ["Player 2 declined the rematch offer."]
 
 
 # -- the revision every rendering carries -------------------------------------------
