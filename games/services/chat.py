@@ -24,7 +24,9 @@ from games.services.moves import Actor, ServiceError, _locked_game
 
 SHOWN_LINES = 30
 NAME_MAX_LENGTH = 24
-_NAME_RE = re.compile(r"[\w .\-]+")
+# Letters and digits of any script (Python's \w), apostrophes (' and U+2019), dots,
+# underscores, hyphens and spaces; the name field's pattern (games/game.html) says the same.
+_NAME_RE = re.compile("[\\w .'\u2019\\-]+")
 _SPACES = re.compile(r"\s+")
 # Words the pages use for seats: a name may not pass for the computer or for "you".
 RESERVED_NAMES = {"you", "computer", "the computer", "open seat", "person"}
@@ -48,17 +50,20 @@ def clean_text(text: object) -> str:
 
 
 def clean_name(name: object) -> str:
-    """A display name: 1 to 24 letters, digits, spaces, dots, underscores or hyphens."""
+    """A display name: 1 to 24 letters, digits, spaces, apostrophes, dots, underscores
+    or hyphens (letters of any script: "Zoë", "O'Neil", "Søren")."""
     if not isinstance(name, str):
         raise ServiceError("bad_name", "Send the name as text.")
-    name = _SPACES.sub(" ", name).strip()
+    # Composed, so that an accent typed as a separate mark counts as part of its letter.
+    name = _SPACES.sub(" ", unicodedata.normalize("NFC", name)).strip()
     if not name:
         raise ServiceError("bad_name", "A name needs at least one character.")
     if len(name) > NAME_MAX_LENGTH:
         raise ServiceError("bad_name", f"A name is at most {NAME_MAX_LENGTH} characters.")
     if not _NAME_RE.fullmatch(name):
         raise ServiceError(
-            "bad_name", "A name may hold letters, digits, spaces, dots, underscores and hyphens."
+            "bad_name",
+            "A name may hold letters, digits, spaces, apostrophes, dots, underscores and hyphens.",
         )
     if name.casefold() in RESERVED_NAMES:
         raise ServiceError("bad_name", f"“{name}” would be confusing: the page uses it for others.")

@@ -28,6 +28,15 @@ def test_chat_between_players_and_replay_with_links_and_keys(server: str, browse
     spectator.goto(o.url)
     x.wait_for_selector("#status:not(:has(#invite-url))", timeout=TIMEOUT)
 
+    # The name field takes letters of any script and apostrophes, as the server does.
+    field = x.locator("#seat-name")
+    valid = {
+        name: field.evaluate("(e, v) => { e.value = v; return e.checkValidity(); }", name)
+        for name in ("Zoë", "O'Neil", "Søren K.", "Ann!", "<b>")
+    }
+    assert valid == {"Zoë": True, "O'Neil": True, "Søren K.": True, "Ann!": False, "<b>": False}
+    assert "apostrophes" in str(field.get_attribute("title"))
+
     # X names itself, then says hello: O and the spectator see it without reloading.
     x.fill("#seat-name", "Xena")
     x.locator(".game__name button").click()

@@ -90,7 +90,16 @@ def test_hidden_lines_are_not_shown() -> None:
 
 @pytest.mark.parametrize(
     ("name", "clean"),
-    [("  Ann  ", "Ann"), ("Zoë_2.0-b", "Zoë_2.0-b"), ("Jo   Lee", "Jo Lee"), ("x" * 24, "x" * 24)],
+    [
+        ("  Ann  ", "Ann"),
+        ("Zoë_2.0-b", "Zoë_2.0-b"),
+        ("Jo   Lee", "Jo Lee"),
+        ("x" * 24, "x" * 24),
+        ("O'Neil", "O'Neil"),
+        ("D\u2019Arcy", "D\u2019Arcy"),
+        ("Zoe\u0308", "Zoë"),  # the accent typed as its own mark
+        ("Søren Kierkegård", "Søren Kierkegård"),
+    ],
 )
 def test_good_names(name: str, clean: str) -> None:
     assert chat.clean_name(name) == clean
