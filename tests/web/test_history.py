@@ -41,6 +41,9 @@ def test_history_lists_this_browser_s_games_and_everyone_s_finished_ones(client:
     assert f"/games/{other_open.pk}/" not in html  # someone else's game in play
     assert f"/games/{done.pk}/replay" in html
     assert 'href="/games/history"' in html  # the header links to it
+    # The same words as the game pages: seats are players, the unnamed ones by number.
+    assert "Player 2 won" in html and "Player 1, Player 2" in html
+    assert "seat 2 won" not in html and "person" not in html
 
 
 def test_history_filters_by_game(client: Client) -> None:
