@@ -149,16 +149,20 @@ async def review(
     entries: list[Any] | None = await cache.aget(key)
     if entries is not None:
         return entries
+    started = None
     with _reviews_lock:
         future = _reviews.get(key)
         if future is None and cache.add(f"{key}:lock", 1, timeout=REVIEW_LOCK_SECONDS):
             try:
-                future = gate.submit(client, catalog.review, kind, options, moves, budget)
+                future = started = gate.submit(client, catalog.review, kind, options, moves, budget)
             except Busy:
                 cache.delete(f"{key}:lock")
                 raise
             _reviews[key] = future
-            future.add_done_callback(lambda done: _keep_review(key, done))
+    if started is not None:
+        # Out of the lock: a review done already (a quick one) runs the callback here at
+        # once, and the callback takes the lock.
+        started.add_done_callback(lambda done: _keep_review(key, done))
     if future is None:
         return await _review_from_elsewhere(key, timeout=len(moves) * budget * 2 + 10)
     # shield: a waiter that hangs up must not cancel the computation the others await.

@@ -12,6 +12,7 @@ from django.test import Client
 
 from games import catalog
 from games.models import Game
+from games.runner import pools
 from games.runner import turns as ai_runner
 from games.services import ratelimit
 
@@ -159,3 +160,28 @@ def test_no_review_of_a_game_in_progress(client: Client, monkeypatch: pytest.Mon
 def test_client_address(peer: str, forwarded: str, trusted: list[str], expected: str, settings: Any) -> None:
     settings.TRUSTED_PROXIES = trusted
     assert ratelimit.client_address(peer, forwarded) == expected
+
+
+def test_a_review_that_is_done_before_it_is_awaited_does_not_lock_up(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A quick review (tic-tac-toe at a small budget) can be finished by the time its
+    future gets its callback: the callback then runs at once, in the asking thread; it
+    must not wait for a lock that thread holds (the server's loop hung there for good)."""
+    game = finished_game()
+    real_submit = pools.gate.submit
+
+    def done_at_once(client: str, fn: Any, *args: Any) -> Any:
+        future = real_submit(client, fn, *args)
+        future.result(timeout=30)
+        return future
+
+    monkeypatch.setattr(pools.gate, "submit", done_at_once)
+    pages: list[str] = []
+
+    def read() -> None:
+        pages.append(Client().get(f"/games/{game.pk}/review/table", headers=HTMX).content.decode())
+
+    reader = threading.Thread(target=read, daemon=True)  # daemon: a hung one must not hold the run
+    reader.start()
+    reader.join(20)
+    assert not reader.is_alive(), "the review locked up"
+    assert pages and "review__row" in pages[0]
