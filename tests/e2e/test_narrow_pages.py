@@ -18,8 +18,6 @@ PHONE = {"width": 360, "height": 740}
 LAPTOP = {"width": 1366, "height": 900}
 # A Connect Four game of 38 plies (O wins on the last): a move list longer than its box.
 LONG_GAME = "aaaaaabbbbbbcdcccccdeddddeeeeeffffffgg"
-# A drawn game of tic-tac-toe: the computer reviews it in an instant.
-SHORT_GAME = ["b2", "a1", "c3", "a3", "a2", "c2", "b1", "b3", "c1"]
 
 
 def import_record(server: str, game: str, moves: list[str]) -> int:
@@ -36,11 +34,8 @@ def import_record(server: str, game: str, moves: list[str]) -> int:
 
 
 @pytest.fixture(scope="module")
-def games(server: str) -> dict[str, int]:
-    return {
-        "long": import_record(server, "connect", list(LONG_GAME)),
-        "short": import_record(server, "tictactoe", SHORT_GAME),
-    }
+def game(server: str) -> int:
+    return import_record(server, "connect", list(LONG_GAME))
 
 
 @pytest.fixture(params=["phone", "laptop"])
@@ -82,13 +77,12 @@ def on_screen(page: Any, selector: str) -> list[str]:
     )
 
 
-def test_pages_fit_the_screen_with_a_margin(server: str, games: dict[str, int], sized: Any) -> None:
-    long, short = games["long"], games["short"]
+def test_pages_fit_the_screen_with_a_margin(server: str, game: int, sized: Any) -> None:
     pages = {
-        "game": (f"/games/{long}/", ".status__again .button"),
+        "game": (f"/games/{game}/", ".status__again .button"),
         "history": ("/games/history", ".history__table a"),
-        "replay": (f"/games/{long}/replay?ply=20", ".replay__nav .button, .replay__moves a"),
-        "review": (f"/games/{short}/review", ".review__scroll"),
+        "replay": (f"/games/{game}/replay?ply=20", ".replay__nav .button, .replay__moves a"),
+        "review": (f"/games/{game}/review", ".review__scroll"),
     }
     for name, (path, parts) in pages.items():
         sized.goto(server + path)
@@ -116,8 +110,8 @@ def current_in_view(page: Any) -> bool:
     )
 
 
-def test_replay_keeps_the_current_move_in_view(server: str, games: dict[str, int], sized: Any) -> None:
-    replay = f"{server}/games/{games['long']}/replay"
+def test_replay_keeps_the_current_move_in_view(server: str, game: int, sized: Any) -> None:
+    replay = f"{server}/games/{game}/replay"
     moves = sized.locator(".replay__moves")
     for ply in (34, 2, 38):
         sized.goto(f"{replay}?ply={ply}")
@@ -133,8 +127,8 @@ def test_replay_keeps_the_current_move_in_view(server: str, games: dict[str, int
     assert sized.locator(".replay__ply").inner_text() == "Ply 38 of 38" and current_in_view(sized)
 
 
-def test_arrow_key_tip_only_with_a_mouse(server: str, games: dict[str, int], browser: Any) -> None:
-    replay = f"{server}/games/{games['long']}/replay"
+def test_arrow_key_tip_only_with_a_mouse(server: str, game: int, browser: Any) -> None:
+    replay = f"{server}/games/{game}/replay"
     phone = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
     laptop = browser.new_context(viewport=LAPTOP)
     try:
