@@ -150,3 +150,12 @@ def test_a_finished_game_offers_play_again_to_its_players_only_and_forgets_the_c
     assert "You won the coin toss" not in player
     assert ">Play again</button>" in player and ">Play again</button>" not in spectator
     assert ">Replay</a>" in spectator and ">Other games</a>" in spectator
+
+
+def test_a_declined_offer_is_a_line_of_the_site_in_everyone_s_chat(client: Client) -> None:
+    game, friend = people(client)
+    client.post(f"/games/{game.pk}/draw", {"ply": 0, "answer": "yes"})
+    friend.post(f"/games/{game.pk}/draw", {"ply": 0, "answer": "no"})
+    for html in (page(client, game), page(friend, game), page(Client(), game)):
+        assert '<li class="chat__line is-site"><span class="chat__who">Site:</span>' in html
+        assert "Player 2 declined the draw offer." in html
