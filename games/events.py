@@ -18,7 +18,8 @@ from django.db import transaction
 
 log = logging.getLogger(__name__)
 
-# "presence" will join these. "offer" (an offer made, declined or withdrawn), "ended" (a
+# "presence" will join these. "offer" (an offer made, or a yes to one), "declined" (an offer
+# declined or withdrawn: the offers change and the chat says so), "ended" (a
 # resignation or an agreed draw) and "takeback" change what pages show without a move: the
 # ply stays, or (a takeback) goes back to an earlier number. "rematch": the finished game
 # now names its rematch (the new game itself is "created"). "chat": a line said or hidden;
@@ -29,6 +30,7 @@ EventKind = Literal[
     "moved",
     "imported",
     "offer",
+    "declined",
     "ended",
     "takeback",
     "rematch",

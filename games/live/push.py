@@ -562,12 +562,13 @@ def on_game_event(event: GameEvent) -> None:
     broadcast(event.game_id, event.ply, fresh=event.kind != "moved")
     if event.kind in ("joined", "named"):
         presence_later(event.game_id)
-    if event.kind in SMALL_EVENTS:
-        small_event(event.game_id, event.kind)
+    for kind in SMALL_EVENTS.get(event.kind, ()):
+        small_event(event.game_id, kind)
 
 
-# Events that JSON sockets also receive as their own message (HTML pages get the render).
-SMALL_EVENTS = ("chat", "offer")
+# The events that JSON sockets also receive as messages of their own (HTML pages get the
+# render), and which: a declined offer changes the offers and adds the chat's line about it.
+SMALL_EVENTS = {"chat": ("chat",), "offer": ("offer",), "declined": ("offer", "chat")}
 
 
 def small_payload(game_id: int, kind: str) -> dict[str, Any] | None:

@@ -162,8 +162,7 @@ def _decline(game: Game, kind: OfferKind, held: list[int]) -> Game:
     who = seat.name or f"Player {seat.index + 1}"
     done = "withdrew" if mine else "declined"
     ChatLine.objects.create(game=game, seat=None, text=f"{who} {done} the {OFFER_NAMES[kind]}.")
-    publish(GameEvent(game.pk, game.ply, "offer"))
-    publish(GameEvent(game.pk, game.ply, "chat"))
+    publish(GameEvent(game.pk, game.ply, "declined"))
     return game
 
 

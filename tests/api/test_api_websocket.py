@@ -101,4 +101,8 @@ async def test_json_clients_get_chat_lines_and_offers_as_their_own_messages() ->
     assert offer == {"type": "offer", "ply": 0, "offers": {"draw": [1]}}
     await database_sync_to_async(actions.draw)(game_id, Actor(player_id="s-a"), False, 0)
     assert (await message_of(comm, "offer"))["offers"] == {}
+    declined = await message_of(comm, "chat")  # the site's line saying who declined
+    assert (
+        declined["line"]["seat"] is None and declined["line"]["text"] == "Player 1 declined the draw offer."
+    )
     await comm.disconnect()
