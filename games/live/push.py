@@ -349,8 +349,10 @@ def _render_round(game_id: int, fresh: bool) -> list[tuple[str, str]]:
     """Render every audience with a socket open; ``fresh`` ignores what the cache holds
     (an event other than a move may change a rendering without changing the version).
     A game without a socket open anywhere is not even read."""
-    if not _watched(game_id):
-        return []
+    return _render_watched(game_id, fresh) if _watched(game_id) else []
+
+
+def _render_watched(game_id: int, fresh: bool) -> list[tuple[str, str]]:
     game = Game.objects.filter(pk=game_id).first()
     if game is None:
         return []
@@ -548,7 +550,7 @@ def broadcast(game_id: int, ply: int, fresh: bool = True) -> None:
     try:
         if not _watched(game_id) or _on_server_loop(_schedule, game_id, fresh):
             return
-        frames = _render_round(game_id, fresh)
+        frames = _render_watched(game_id, fresh)
         if frames and get_channel_layer() is not None:
             async_to_sync(send_frames)(game_id, frames)
     except Exception:
