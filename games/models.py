@@ -196,6 +196,13 @@ class Seat(models.Model):
             return f"computer ({self.game.ai_level})"
         return self.name or ("open seat" if self.is_open else "person")
 
+    @property
+    def called(self) -> str:
+        """The seat as the pages name it to others: a person without a name is "Player 2"."""
+        if self.is_ai or self.is_open or self.name:
+            return self.label
+        return f"Player {self.index + 1}"
+
 
 class Move(models.Model):
     game = models.ForeignKey(Game, related_name="moves", on_delete=models.CASCADE)

@@ -158,8 +158,7 @@ def _decline(game: Game, kind: OfferKind, held: list[int]) -> Game:
     _say_no(game, kind)
     game.save(update_fields=["offers", "updated"])
     mine = [seat for seat in held if seat in said_yes]
-    seat = game.seat_list[mine[0] if mine else held[0]]
-    who = seat.name or f"Player {seat.index + 1}"
+    who = game.seat_list[mine[0] if mine else held[0]].called
     done = "withdrew" if mine else "declined"
     ChatLine.objects.create(game=game, seat=None, text=f"{who} {done} the {OFFER_NAMES[kind]}.")
     publish(GameEvent(game.pk, game.ply, "declined"))

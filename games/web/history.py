@@ -14,7 +14,7 @@ from django.template.loader import render_to_string
 from django.views.decorators.http import require_GET
 
 from games import catalog
-from games.models import Game, Seat
+from games.models import Game
 from games.services import players
 from games.services.moves import Actor
 from games.web import presenters, words
@@ -34,18 +34,13 @@ def _rows(page: Page[Game], player: str | None) -> list[dict[str, Any]]:
         rows.append(
             {
                 "game": game,
-                "players": ", ".join("you" if s.index in mine else _who(s) for s in seats),
+                "players": ", ".join(
+                    "you" if s.index in mine else ("computer" if s.is_ai else s.called) for s in seats
+                ),
                 "result": _result(game, mine, seats),
             }
         )
     return rows
-
-
-def _who(seat: Seat) -> str:
-    """A seat as the game pages say it: its name, "computer", "open seat" or "Player 2"."""
-    if seat.is_ai:
-        return "computer"
-    return seat.name or ("open seat" if seat.is_open else f"Player {seat.index + 1}")
 
 
 def _result(game: Game, mine: list[int], seats: list[Any]) -> str:

@@ -117,8 +117,7 @@ def game_context(
                 "seat": seat,
                 "symbol": spec.symbol(seat.index),
                 "is_me": seat.index in mine,
-                # A person without a name is "Player 2", as the chat and the status line say.
-                "who": seat.label if seat.name or seat.is_ai or seat.is_open else f"Player {seat.index + 1}",
+                "who": seat.called,
                 "to_move": seat.index == state.to_move,
             }
             for seat in seats
