@@ -126,8 +126,9 @@
   });
   document.addEventListener("htmx:wsAfterMessage", followRematch);
   // An answer older than the page is dropped (see above). The status line's forms answer
-  // with out-of-band parts (hx-target="#status" so the event reaches here). A push may have replaced the form before its answer came: htmx
-  // would look for the parts inside the detached form; put them into the page instead.
+  // with out-of-band parts (hx-target="#status" so the event reaches here). A push may
+  // have replaced the form before its answer came: htmx would look for the parts inside
+  // the detached form; put them into the page instead.
   document.addEventListener("htmx:beforeSwap", function (event) {
     var detail = event.detail;
     if (detail.shouldSwap && isStale(detail.serverResponse)) {
