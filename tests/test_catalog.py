@@ -3,12 +3,15 @@
 "Race" is a toy game defined here and nowhere else: a row of three cells, players take
 turns marking an empty one, and whoever marks c1 wins once the row is full. It has no
 computer player. Registering it (rules + one catalog entry + its templates) is all it
-takes for the site to list it, create it, play it, serve it as JSON and draw it.
+takes for the site to list it, create it, play it, serve it as JSON, draw it, write and
+read its records and play it in the terminal.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import io
+import json
 import subprocess
 import sys
 from collections.abc import Iterator, Mapping
@@ -16,13 +19,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from django.core.management import call_command
 from django.test import Client
 
 from games import catalog
 from games.engine import GameRules, IllegalMove, OptionSpec, Outcome, State
 from games.engine.base import check_playing, check_turn, clean_by_specs
 from games.engine.grid import cell_name, parse_cell
-from games.formats import boards
+from games.formats import boards, records
 from games.models import Game
 from games.services import moves as services
 from games.services.moves import Actor
@@ -213,3 +217,24 @@ def test_a_game_added_by_one_catalog_entry_is_playable(race: catalog.GameSpec, c
 
     # The text board.
     assert race.draw(game.state).splitlines() == ["   a b c", "1  . . X"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_toy_game_has_a_record_and_a_terminal_game(race: catalog.GameSpec, client: Client) -> None:
+    # A record: written from a game, read back through the same rules, imported by the API.
+    game = services.import_game("race", {"fast": True}, ["a1", "c1", "b1"], with_token=False).game
+    text = records.format_text(downloads.game_record(game))
+    assert '[Game "race"]' in text and '[Result "0-1"]' in text
+    record, state = records.load(text)
+    assert record.moves == ("a1", "c1", "b1") and state.outcome.winner == 1
+    imported = client.post("/api/v1/records", json.dumps(text), content_type="application/json")
+    assert imported.status_code == 201, imported.content
+    assert Game.objects.get(pk=imported.json()["id"]).move_texts == ["a1", "c1", "b1"]
+
+    # A terminal game, hot-seat, with the toy's own option from its declaration.
+    out = io.StringIO()
+    lines = io.StringIO("c1\na1\nb1\n")
+    call_command("play", "race", "--vs", "human", "--fast", stdin=lines, stdout=out)
+    said = out.getvalue()
+    assert "Race #" in said and "Player 1 (X) wins." in said
+    assert Game.objects.filter(kind="race").latest("pk").options == {"fast": True}

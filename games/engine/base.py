@@ -7,7 +7,7 @@ state or raises :class:`IllegalMove`; it never changes ``state``.
 Both are generic over the game's move type: ``tictactoe.RULES`` is a
 ``GameRules[tictactoe.State, tictactoe.Mark]``, so code that knows its game gets typed
 states and moves back (``RULES.replay(...)`` is a ``tictactoe.State``); code that does
-not holds a ``GameRules[Any, Any]`` from :data:`games.engine.GAMES`.
+not holds a ``GameRules[Any, Any]`` from the catalog (``catalog.get(kind).rules``).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Game records: writing and reading a finished (or unfinished) game as text or JSON.
 
-Pure functions over the engine; no Django. The text form looks like PGN::
+Pure functions over the rules of the games in the catalog; no Django. The text form looks like PGN::
 
     [Game "quarto"]
     [Options "{\\"advanced\\": false}"]
@@ -41,7 +41,8 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
-from games.engine import MoveError, OptionError, Outcome, get_rules
+from games import catalog
+from games.engine import MoveError, OptionError, Outcome
 
 FORMAT = "quarto-site-record/1"
 UNFINISHED = "*"
@@ -301,7 +302,7 @@ def check(record: Record) -> tuple[Record, Any]:
     agree with that position.
     """
     try:
-        rules = get_rules(record.kind)
+        rules = catalog.get(record.kind).rules
         options = rules.clean_options(record.options)
     except OptionError as exc:
         tag = "Game" if exc.option == "game" else "Options"

@@ -11,11 +11,12 @@ import pytest
 
 from games import catalog
 from games.ai.base import DRAW, LOSS, WIN, ReviewEntry, mark_turning_point
-from games.engine import get_rules
+
+from ..kinds import WITH_PLAYER
 
 
 def random_game(kind: str, options: Mapping[str, object], seed: int) -> list[str]:
-    state = get_rules(kind).new_state(options)
+    state = catalog.get(kind).rules.new_state(options)
     rng = random.Random(seed)
     moves = []
     while not state.is_over():
@@ -25,10 +26,9 @@ def random_game(kind: str, options: Mapping[str, object], seed: int) -> list[str
     return moves
 
 
-def test_every_game_with_a_computer_player_has_a_review() -> None:
-    for kind in ("quarto", "tictactoe", "connect", "ultimate"):
-        spec = catalog.get(kind)
-        assert spec.player is not None and spec.capabilities.review
+@pytest.mark.parametrize("kind", WITH_PLAYER)
+def test_every_game_with_a_computer_player_has_a_review(kind: str) -> None:
+    assert catalog.get(kind).capabilities.review
 
 
 def test_tictactoe_review_is_exact_and_turns_on_the_loser_s_move() -> None:
@@ -47,7 +47,7 @@ def test_tictactoe_review_is_exact_and_turns_on_the_loser_s_move() -> None:
 def test_connect_four_review_uses_the_solver_where_it_reaches_and_estimates_elsewhere() -> None:
     # X builds column a; O never blocks. Late enough, the solver proves the win.
     moves = ["a", "b", "a", "b", "a", "c", "a"]
-    rules = get_rules("connect")
+    rules = catalog.get("connect").rules
     moves = [str(rules.parse_move(m)) for m in moves]
     entries = catalog.review("connect", {}, moves, 0.05)
     assert [e.ply for e in entries] == list(range(1, 8))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
+from ..kinds import KINDS
 from .api_helpers import error_of
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -37,7 +38,7 @@ def test_pages_and_the_api_carry_a_strict_content_security_policy(client: Client
         assert "unsafe" not in policy
 
 
-@pytest.mark.parametrize("kind", ["quarto", "tictactoe", "connect", "ultimate"])
+@pytest.mark.parametrize("kind", KINDS)
 def test_game_pages_have_no_inline_style_or_script(client: Client, kind: str) -> None:
     from games.services import moves as services
 

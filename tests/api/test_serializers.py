@@ -7,14 +7,15 @@ from typing import Any
 
 import pytest
 
-from games.engine import Outcome, get_rules
+from games import catalog
+from games.engine import Outcome
 from games.formats import serializers
 
 from .api_helpers import SECOND_WINS
 
 
 def test_quarto_state_has_its_own_fields_and_result() -> None:
-    state = get_rules("quarto").replay({}, SECOND_WINS)
+    state = catalog.get("quarto").rules.replay({}, SECOND_WINS)
     data = serializers.serialize("quarto", {"advanced": False}, state, SECOND_WINS, extras=serializers.QUARTO)
     assert data["status"] == "finished" and data["to_move"] is None and data["legal_moves"] == []
     assert data["result"] == {"winner": 1, "lines": [["a1", "b1", "c1", "d1"]], "shared": ["short", "round"]}
@@ -24,7 +25,7 @@ def test_quarto_state_has_its_own_fields_and_result() -> None:
 
 
 def test_waiting_status_offers_no_moves() -> None:
-    state = get_rules("quarto").new_state({})
+    state = catalog.get("quarto").rules.new_state({})
     data = serializers.serialize("quarto", {}, state, [], status="waiting", extras=serializers.QUARTO)
     assert data["status"] == "waiting" and data["legal_moves"] == [] and data["to_move"] == 0
 

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from games.engine import Outcome, get_rules
+from games import catalog
+from games.engine import Outcome
 from games.formats import textboard
 
 
 def test_quarto_board_shows_pieces_hand_and_names() -> None:
-    state = get_rules("quarto").replay({}, ["8", "a1", "15"])
+    state = catalog.get("quarto").rules.replay({}, ["8", "a1", "15"])
     text = textboard.draw(state, textboard.QUARTO)
     lines = text.splitlines()
     assert lines[0].split() == ["a", "b", "c", "d"]

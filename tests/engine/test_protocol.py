@@ -6,22 +6,26 @@ from __future__ import annotations
 import random
 import sys
 from types import ModuleType
+from typing import Any
 
 import pytest
 
-from games.engine import GAMES, connect, grid, quarto, tictactoe, ultimate
+from games import catalog
+from games.engine import connect, grid, quarto, tictactoe, ultimate
 
-MODULES = {module.RULES.kind: module for module in (quarto, tictactoe, connect, ultimate)}
-OPTIONS = {"connect": [{}, {"gravity": False, "width": 5, "height": 4, "n": 3}]}
+from ..kinds import KINDS, option_variants
+
+# Each registered game's rules module, found from its rules (the catalog is the one list).
+MODULES = {kind: sys.modules[catalog.get(kind).rules.parse_move.__module__] for kind in KINDS}
 
 
-def playouts(kind: str, seed: int) -> list[object]:
-    """Every state of a few random games of ``kind``."""
+def playouts(kind: str, seed: int, variants: list[dict[str, Any]] | None = None) -> list[object]:
+    """Every state of a few random games of ``kind``, under each of its option variants."""
     rng = random.Random(seed)
     states: list[object] = []
-    for options in OPTIONS.get(kind, [{}]):
+    for options in option_variants(kind) if variants is None else variants:
         for _ in range(3):
-            state = GAMES[kind].new_state(options)
+            state = catalog.get(kind).rules.new_state(options)
             states.append(state)
             while not state.is_over():
                 state = state.play(rng.choice(state.legal_moves()))
@@ -30,7 +34,8 @@ def playouts(kind: str, seed: int) -> list[object]:
 
 
 def test_every_game_module_is_registered() -> None:
-    assert set(MODULES) == set(GAMES)
+    assert {m.RULES.kind for m in (quarto, tictactoe, connect, ultimate)} <= set(MODULES)
+    assert all(module.RULES is catalog.get(kind).rules for kind, module in MODULES.items())
 
 
 @pytest.mark.parametrize("kind", sorted(MODULES))
@@ -50,7 +55,7 @@ def test_states_know_their_size(kind: str) -> None:
 
 
 def test_quarto_positions_survive_their_ascii_form() -> None:
-    for state in playouts("quarto", seed=7):
+    for state in playouts("quarto", seed=7, variants=[{}]):  # the text form omits options
         assert isinstance(state, quarto.State)
         again = quarto.from_ascii(str(state), in_hand=state.in_hand, to_move=state.to_move)
         assert again == state

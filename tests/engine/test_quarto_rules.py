@@ -6,9 +6,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.engine import BadNotation, IllegalMove, get_rules
+from games.engine import BadNotation, IllegalMove
 from games.engine.quarto import (
     CELL_NAMES,
+    RULES,
     SQUARES,
     WIN_LINES,
     Give,
@@ -131,7 +132,7 @@ def test_turn_order_give_then_place() -> None:
     ],
 )
 def test_every_rule_error_has_a_code_and_changes_nothing(setup: list[str], action: str, code: str) -> None:
-    rules = get_rules("quarto")
+    rules = RULES
     state = rules.replay({}, setup)
     before = state
     with pytest.raises(IllegalMove) as info:
@@ -176,7 +177,7 @@ def test_lines_tables() -> None:
 
 
 def test_options_are_checked() -> None:
-    rules = get_rules("quarto")
+    rules = RULES
     assert rules.clean_options({}) == {"advanced": False}
     assert rules.clean_options({"advanced": "on"}) == {"advanced": True}
     with pytest.raises(ValueError, match="Unknown option"):
@@ -206,4 +207,4 @@ def test_random_games_keep_the_invariants(choices: list[int], advanced: bool) ->
             assert len(placed) < 16
         state = new
     assert state.is_over(), "32 actions always finish a game"
-    assert get_rules("quarto").replay({"advanced": advanced}, record) == state
+    assert RULES.replay({"advanced": advanced}, record) == state

@@ -11,21 +11,16 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from games.engine import get_rules
+from games import catalog
 from games.formats import records
 from games.formats.records import Record, RecordError
 
+from ..kinds import KINDS, option_variants
 from .conftest import fuzz
 
 pytestmark = pytest.mark.fuzz
 
-KINDS = ("quarto", "tictactoe", "connect", "ultimate")
-OPTIONS: dict[str, list[dict[str, Any]]] = {
-    "quarto": [{}, {"advanced": True}],
-    "tictactoe": [{}],
-    "connect": [{}, {"width": 5, "height": 4, "n": 3}, {"players": 3}, {"gravity": False}],
-    "ultimate": [{}],
-}
+OPTIONS = {kind: option_variants(kind) for kind in KINDS}
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=20),
@@ -38,7 +33,7 @@ json_values = st.recursive(
 def valid_records(draw: st.DrawFn) -> Record:
     """A game played by random legal actions, stopped anywhere (finished or not)."""
     kind = draw(st.sampled_from(KINDS))
-    rules = get_rules(kind)
+    rules = catalog.get(kind).rules
     options = rules.clean_options(draw(st.sampled_from(OPTIONS[kind])))
     state = rules.new_state(options)
     moves: list[str] = []

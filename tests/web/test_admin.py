@@ -9,6 +9,7 @@ from django.test import Client
 
 from games.services import moves as services
 
+from ..kinds import KINDS
 from .helpers import human_first_vs_ai
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -82,7 +83,7 @@ def browser_post_data(html: str, form_id: str) -> dict[str, list[str]]:
     return data
 
 
-@pytest.mark.parametrize("kind", ["quarto", "tictactoe", "connect", "ultimate"])
+@pytest.mark.parametrize("kind", KINDS)
 def test_admin_saves_a_game_with_its_board_shown_read_only(kind: str) -> None:
     game = services.create_game(kind, {}, opponent="human", seat="first", player_id="s-one").game
     User.objects.create_superuser("admin", "admin@example.com", "pw")

@@ -14,12 +14,14 @@ from django.test import Client
 
 from games.services import moves as services
 
+from ..kinds import KINDS
+
 pytestmark = pytest.mark.django_db(transaction=True)
 
 HTMX = {"HX-Request": "true"}
 
 
-@pytest.mark.parametrize("kind", ["quarto", "tictactoe", "connect", "ultimate"])
+@pytest.mark.parametrize("kind", KINDS)
 def test_one_stable_form_holds_the_board_and_pieces(client: Client, kind: str) -> None:
     session = client.session
     session["player_id"] = "p-one"

@@ -9,11 +9,12 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from games.engine import get_rules
+from games import catalog
 from games.models import Game
 from games.services import moves as services
 from games.services.moves import play_move
 
+from ..kinds import KINDS, random_moves
 from .helpers import ONE, SECOND_WINS, TWO, two_humans
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -73,32 +74,44 @@ def test_finished_game_links_to_its_review(client: Client) -> None:
     assert f'href="/games/{game.pk}/review"' in client.get(game.get_absolute_url()).content.decode()
 
 
-GRID_GAMES: dict[str, tuple[dict[str, Any], list[str]]] = {
-    # X takes file a; tic-tac-toe is reviewed exactly.
-    "tictactoe": ({}, ["a1", "b1", "a2", "b2", "a3"]),
-    # X builds column a while O plays elsewhere.
-    "connect": ({}, ["a", "b", "a", "b", "a", "c", "a"]),
-}
+REVIEWED = [kind for kind in KINDS if catalog.get(kind).capabilities.review]
 
 
-@pytest.mark.parametrize("kind", sorted(GRID_GAMES))
-def test_grid_games_have_a_review_too(client: Client, kind: str) -> None:
-    options, moves = GRID_GAMES[kind]
-    game = services.create_game(kind, options, opponent="human", seat="first", player_id="s-one").game
-    services.join_game(game.pk, invite=game.invite_code, player_id="s-two")
-    for ply, text in enumerate(moves):
-        play_move(game.pk, ONE if ply % 2 == 0 else TWO, text, ply)
+@pytest.mark.parametrize("kind", REVIEWED)
+def test_every_reviewed_game_has_a_review_page(client: Client, settings: Any, kind: str) -> None:
+    settings.REVIEW_BUDGET = 0.01
+    moves = random_moves(kind, {}, seed=5)
+    game = services.import_game(kind, {}, moves, with_token=False, player_id="s-one").game
+    assert game.is_finished
     page = client.get(game.get_absolute_url()).content.decode()
     assert f'href="/games/{game.pk}/review">Review the game</a>' in page
     html = client.get(f"/games/{game.pk}/review/table", headers=HTMX).content.decode()
     assert "no computer review" not in html
     assert html.count('class="review__row') == len(moves)
-    assert "review__row--best" in html  # the last, winning move is proved best
+
+
+# Games the solver proves to the end: the last, winning move is marked best.
+PROVED_WINS: dict[str, list[str]] = {
+    "tictactoe": ["a1", "b1", "a2", "b2", "a3"],  # X takes file a
+    "connect": ["a", "b", "a", "b", "a", "c", "a"],  # X builds column a while O plays elsewhere
+}
+
+
+@pytest.mark.parametrize("kind", sorted(PROVED_WINS))
+def test_a_proved_win_is_reviewed_as_best(client: Client, kind: str) -> None:
+    moves = PROVED_WINS[kind]
+    game = services.create_game(kind, {}, opponent="human", seat="first", player_id="s-one").game
+    services.join_game(game.pk, invite=game.invite_code, player_id="s-two")
+    for ply, text in enumerate(moves):
+        play_move(game.pk, ONE if ply % 2 == 0 else TWO, text, ply)
+    html = client.get(f"/games/{game.pk}/review/table", headers=HTMX).content.decode()
+    assert html.count('class="review__row') == len(moves)
+    assert "review__row--best" in html
 
 
 def test_ultimate_review_labels_its_estimates(client: Client, settings: Any) -> None:
     settings.REVIEW_BUDGET = 0.01
-    rules = get_rules("ultimate")
+    rules = catalog.get("ultimate").rules
     state = rules.new_state({})
     moves, rng = [], random.Random(2)
     while not state.is_over():

@@ -41,14 +41,29 @@ class Command(BaseCommand):
         parser.add_argument("--level", help="the computer's level")
         parser.add_argument("--seat", choices=services.SEAT_CHOICES, default="random", help="who starts")
         parser.add_argument("--delay", type=float, default=0.0, help="seconds the computer waits (default 0)")
-        quarto = parser.add_argument_group("quarto")
-        quarto.add_argument("--advanced", action="store_true", help="2x2 squares win too")
-        connect = parser.add_argument_group("connect")
-        connect.add_argument("--width", type=int)
-        connect.add_argument("--height", type=int)
-        connect.add_argument("--n", type=int, help="stones in a row to win")
-        connect.add_argument("--gravity", action=argparse.BooleanOptionalAction, default=None)
-        connect.add_argument("--players", type=int)
+        self.add_game_options(parser)
+
+    @staticmethod
+    def add_game_options(parser: CommandParser) -> None:
+        """Every game's declared options, once each (``--width``, ``--advanced/--no-advanced``)."""
+        added: set[str] = set()
+        for spec in catalog.CATALOG.values():
+            group = parser.add_argument_group(spec.kind)
+            for option in spec.options:
+                if option.name in added:
+                    continue
+                added.add(option.name)
+                if option.type == "bool":
+                    group.add_argument(
+                        f"--{option.name}",
+                        action=argparse.BooleanOptionalAction,
+                        default=None,
+                        help=option.label,
+                    )
+                else:
+                    group.add_argument(
+                        f"--{option.name}", type=int, help=f"{option.label} ({option.min} to {option.max})"
+                    )
 
     def handle(self, *args: Any, **options: Any) -> None:
         self.stdin: TextIO = options.get("stdin") or sys.stdin
@@ -58,13 +73,9 @@ class Command(BaseCommand):
 
     def run(self, options: dict[str, Any]) -> None:
         kind = options["game"]
-        game_options: dict[str, Any] = {
-            name: options[name]
-            for name in ("width", "height", "n", "gravity", "players")
-            if options[name] is not None
-        }
-        if options["advanced"]:
-            game_options["advanced"] = True
+        # Any game's option may be given; the game's rules refuse one it does not declare.
+        names = {option.name for spec in catalog.CATALOG.values() for option in spec.options}
+        game_options = {name: options[name] for name in names if options.get(name) is not None}
         level = options["level"]
         levels = catalog.get(kind).levels
         if options["vs"] == "ai" and level and level not in levels:
