@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import re
 import sys
 from pathlib import Path
 
@@ -273,3 +274,95 @@ def test_the_guard_catches_a_direct_write(tmp_path: Path) -> None:
     bad = tmp_path / "views.py"
     bad.write_text("def view(request):\n    Move.objects.create(game=g, ply=1)\n    game.save()\n")
     assert len(writer_calls(bad)) == 2
+
+
+# -- shared code never asks which game it is showing -------------------------------------
+
+# A game's own code: its rules, its player, its pure board/words/records functions and its
+# catalog entry; everything else is shared and must work for a game it has never heard of.
+GAME_OWN = (GAMES / "engine", GAMES / "ai", GAMES / "formats", GAMES / "catalog.py", GAMES / "migrations")
+TEMPLATES = ROOT / "templates"
+GAME_TEMPLATES = TEMPLATES / "games" / "kinds"
+
+
+def game_names() -> set[str]:
+    """The registered games' kinds and their rules modules' names."""
+    tree = ast.parse((GAMES / "catalog.py").read_text())
+    kinds = {
+        kw.value.value
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call) and ast.unparse(node.func) == "GameSpec"
+        for kw in node.keywords
+        if kw.arg == "kind" and isinstance(kw.value, ast.Constant)
+    }
+    assert kinds >= {"quarto", "tictactoe"}, kinds
+    return kinds
+
+
+def declared_option_names() -> set[str]:
+    found = set()
+    for path in python_files(GAMES / "engine"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Call) and ast.unparse(node.func) == "OptionSpec" and node.args:
+                first = node.args[0]
+                if isinstance(first, ast.Constant) and isinstance(first.value, str):
+                    found.add(first.value)
+    assert {"advanced", "gravity"} <= found, found
+    return found
+
+
+def game_mentions(path: Path, kinds: set[str], *, strings: bool = True) -> list[str]:
+    """String constants equal to a game's kind, and imports of one game's modules."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text())):
+        if strings and isinstance(node, ast.Constant) and node.value in kinds:
+            found.append(f"{path.name}:{node.lineno} {node.value!r}")
+        if isinstance(node, ast.ImportFrom | ast.Import):
+            base = node.module or "" if isinstance(node, ast.ImportFrom) else ""
+            for alias in node.names:
+                parts = f"{base}.{alias.name}".strip(".").split(".")
+                if parts[:2] in (["games", "engine"], ["games", "ai"]) and set(parts[2:]) & kinds:
+                    found.append(f"{path.name}:{node.lineno} imports {'.'.join(parts)}")
+    return found
+
+
+SHARED_PYTHON = [p for p in python_files(GAMES) if not any(p == own or own in p.parents for own in GAME_OWN)]
+
+
+@pytest.mark.parametrize("path", SHARED_PYTHON, ids=lambda p: str(p.relative_to(ROOT)))
+def test_shared_code_never_names_a_game(path: Path) -> None:
+    assert game_mentions(path, game_names()) == []
+
+
+@pytest.mark.parametrize("path", python_files(ROOT / "quarto_site"), ids=lambda p: str(p.relative_to(ROOT)))
+def test_the_project_package_imports_no_game_of_its_own(path: Path) -> None:
+    # The site shares its name with its flagship game: only imports are checked here.
+    assert game_mentions(path, game_names(), strings=False) == []
+
+
+def template_mentions(path: Path, kinds: set[str], options: set[str]) -> list[str]:
+    text = path.read_text()
+    found = [f"{path.name}: {m.group(0)}" for m in re.finditer(r"\bkind\s*==|==\s*['\"]\w+['\"]", text)]
+    for tag in re.finditer(r"{%\s*(?:if|elif)\b[^%]*%}|{{[^}]*}}", text):
+        named = set(re.findall(r"\boptions\.(\w+)", tag.group(0))) & options
+        named |= set(re.findall(r"['\"](\w+)['\"]", tag.group(0))) & kinds
+        found += [f"{path.name}: {tag.group(0)}" for _ in sorted(named)]
+    return found
+
+
+@pytest.mark.parametrize(
+    "path",
+    [p for p in sorted(TEMPLATES.rglob("*.html")) if GAME_TEMPLATES not in p.parents],
+    ids=lambda p: str(p.relative_to(TEMPLATES)),
+)
+def test_shared_templates_never_ask_which_game(path: Path) -> None:
+    assert template_mentions(path, game_names(), declared_option_names()) == []
+
+
+def test_the_game_guards_catch_a_game_named_in_shared_code(tmp_path: Path) -> None:
+    bad = tmp_path / "view.py"
+    bad.write_text("from games.engine import quarto\nif game.kind == 'connect':\n    pass\n")
+    assert len(game_mentions(bad, {"quarto", "connect"})) == 2
+    page = tmp_path / "page.html"
+    page.write_text("{% if game.options.advanced %}x{% endif %}{% if game.kind == 'quarto' %}{% endif %}")
+    assert len(template_mentions(page, {"quarto"}, {"advanced"})) >= 3

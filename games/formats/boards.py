@@ -3,12 +3,14 @@
 One function per game, declared in its catalog entry (:mod:`games.catalog`): it takes
 the position, the newest action (``None`` before the first) and whether the viewer may
 act now, and returns the board's rows of cells and the game's own extras. Pure: no
-Django, no markup (a Quarto piece is ``{"number", "name"}``; the page adds its markup).
+Django, no markup. A piece (Quarto's) is ``{"number", "name", "look"}``: the page renders
+its ``look`` once with the game's ``piece`` partial.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable
+from dataclasses import dataclass
 from typing import Any
 
 from games.engine import connect, quarto, tictactoe, ultimate
@@ -26,8 +28,31 @@ def winning_cells(state: Any) -> set[int]:
 # -- Quarto -------------------------------------------------------------------------
 
 
+CYLINDER_SIDES = 16  # faces drawn around a round piece; piece.css spaces them 360/16 degrees apart
+
+
+@dataclass(frozen=True)
+class PieceLook:
+    """What the CSS 3D piece is made of: its trait classes, and its faces when round."""
+
+    classes: str
+    round: bool
+    hollow: bool
+    sides: tuple[int, ...]
+
+
+def piece_look(number: int) -> PieceLook:
+    is_round = number & quarto.SHAPE_BIT != 0
+    return PieceLook(
+        classes=" ".join(f"piece--{t}" for t in quarto.piece_traits(number)),
+        round=is_round,
+        hollow=number & quarto.FILL_BIT != 0,
+        sides=tuple(range(CYLINDER_SIDES)) if is_round else (),
+    )
+
+
 def piece(number: int) -> Data:
-    return {"number": number, "name": quarto.piece_name(number)}
+    return {"number": number, "name": quarto.piece_name(number), "look": piece_look(number)}
 
 
 def quarto_last_cell(state: quarto.State, last: Hashable | None) -> int | None:

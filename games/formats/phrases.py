@@ -6,7 +6,7 @@ the sentences around these phrases (who, "you", symbols) are :mod:`games.web.wor
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -42,6 +42,10 @@ def to_move(state: Any) -> str:
     return "to move"
 
 
+def no_variant(options: Mapping[str, Any]) -> str:
+    return ""
+
+
 @dataclass(frozen=True)
 class ActionWords:
     """A game's phrases. The defaults suit games whose action is one mark on a cell.
@@ -50,7 +54,8 @@ class ActionWords:
     ``last(after, text, where)``: the newest action for the status line (``where`` is
     the cell it landed on). ``turn(state)``: the task of the player to move, or None
     to say "you play X" with the seat's symbol. ``terminal(text)`` / ``task(state)``:
-    the terminal player's words. ``draw``: the sentence for a drawn game.
+    the terminal player's words. ``draw``: the sentence for a drawn game. ``variant(options)``:
+    a rule variant in force, said beside the game's title ("" for none).
     """
 
     review: Callable[[Any, str], str] = played
@@ -59,6 +64,7 @@ class ActionWords:
     terminal: Callable[[str], str] = plays
     task: Callable[[Any], str] = to_move
     draw: str = "Draw."
+    variant: Callable[[Mapping[str, Any]], str] = no_variant
 
 
 # -- Quarto: a turn is a placement then a gift ------------------------------------------
@@ -100,6 +106,10 @@ def quarto_task(state: quarto.State) -> str:
     return "to place the piece in hand (a1-d4)" if state.in_hand is not None else "to give a piece (0-15)"
 
 
+def quarto_variant(options: Mapping[str, Any]) -> str:
+    return "advanced: 2x2 squares win" if options.get("advanced") else ""
+
+
 QUARTO = ActionWords(
     review=quarto_review,
     last=quarto_last,
@@ -107,4 +117,5 @@ QUARTO = ActionWords(
     terminal=quarto_terminal,
     task=quarto_task,
     draw="Draw: the board is full and no line shares a trait.",
+    variant=quarto_variant,
 )

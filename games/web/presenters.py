@@ -8,6 +8,7 @@ see what from :mod:`games.services.policy`. JSON and record files are :mod:`game
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from functools import cache
 from html import escape
 from html.parser import HTMLParser
@@ -20,7 +21,6 @@ from django.utils.safestring import SafeString, mark_safe
 
 from games import ai, catalog
 from games.ai.base import ActionValue
-from games.engine import quarto
 from games.models import Game
 from games.services import chat, moderation, policy
 from games.services.moves import Actor
@@ -29,29 +29,23 @@ from games.web import words
 PARTIALS = ("board", "pieces", "status", "actions", "seats", "chat")
 # Without JavaScript (no pushes), a page whose computer is to move reloads itself this often.
 NO_JS_REFRESH_SECONDS = 2
-CYLINDER_SIDES = 16  # faces drawn around a round piece; piece.css spaces them 360/16 degrees apart
 
 
 @cache
-def piece_html(piece: int) -> SafeString:
-    """A piece's CSS 3D markup. It depends on the piece alone, so each of the 16 is rendered once."""
-    traits = quarto.piece_traits(piece)
-    markup = {
-        "classes": " ".join(f"piece--{t}" for t in traits),
-        "round": piece & quarto.SHAPE_BIT != 0,
-        "hollow": piece & quarto.FILL_BIT != 0,
-        "sides": range(CYLINDER_SIDES) if piece & quarto.SHAPE_BIT else (),
-    }
-    return mark_safe(render_to_string("games/kinds/quarto.html#piece", {"p": markup}).strip())
+def piece_html(template: str, look: Hashable) -> SafeString:
+    """A piece's markup from the game's ``piece`` partial. It depends on the look alone
+    (a frozen value), so each distinct piece is rendered once per process."""
+    return mark_safe(render_to_string(f"{template}#piece", {"p": look}).strip())
 
 
-def _with_piece_markup(board: dict[str, Any]) -> dict[str, Any]:
+def _with_piece_markup(board: dict[str, Any], template: str) -> dict[str, Any]:
     """Adds each shown piece's markup (``html``) to the board data, wherever pieces are."""
     shown = [cell["piece"] for row in board.get("rows", []) for cell in row if cell.get("piece")]
     shown += [board["in_hand"]] if board.get("in_hand") else []
     shown += [p for p in board.get("tray", []) if not p.get("used")]
     for piece in shown:
-        piece["html"] = piece_html(piece["number"])
+        if "look" in piece:
+            piece["html"] = piece_html(template, piece["look"])
     return board
 
 
@@ -122,13 +116,14 @@ def game_context(
             }
             for seat in seats
         ],
+        "variant": spec.words.variant(game.options),
         "kind_template": spec.template,
         "board_template": spec.board_template,
         "pieces_template": spec.pieces_template,
     }
     if policy.may_see_invite(game, actor):
         context["invite_url"] = reverse("games:join", args=[game.invite_code])
-    context.update(_with_piece_markup(spec.board_data(state, game.move_texts, my_turn)))
+    context.update(_with_piece_markup(spec.board_data(state, game.move_texts, my_turn), spec.template))
     context.update(action_context(game, mine, my_turn))
     context["can_hint"] = policy.can_hint(game, actor)
     context["can_chat"] = policy.can_chat(game, actor)
