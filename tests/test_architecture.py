@@ -293,7 +293,7 @@ def game_names() -> set[str]:
         for node in ast.walk(tree)
         if isinstance(node, ast.Call) and ast.unparse(node.func) == "GameSpec"
         for kw in node.keywords
-        if kw.arg == "kind" and isinstance(kw.value, ast.Constant)
+        if kw.arg == "kind" and isinstance(kw.value, ast.Constant) and isinstance(kw.value.value, str)
     }
     assert kinds >= {"quarto", "tictactoe"}, kinds
     return kinds

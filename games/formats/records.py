@@ -341,7 +341,7 @@ def check(record: Record) -> tuple[Record, Any]:
     if record.result not in (UNFINISHED, reached):
         raise RecordError(
             record.tag_source("Result"),
-            f"the record says {record.result} but its actions end with {reached}.",
+            f"the record says {_shown(record.result)} but its actions end with {reached}.",
         )
     return replace(record, options=options, moves=tuple(canonical), players=players, result=reached), state
 

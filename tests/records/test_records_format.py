@@ -180,3 +180,10 @@ def test_json_depth_skips_brackets_inside_strings() -> None:
     assert records.json_depth('{"a": "[[[[{{{{\\"[["}') == 1
     assert records.json_depth('{"a": [[1], {"b": []}]}') == 4
     assert records.loads_json('{"a": "' + "[" * 5000 + '"}', "record") == {"a": "[" * 5000}
+
+
+def test_a_result_with_a_line_break_is_quoted_on_one_line() -> None:
+    data = {"format": records.FORMAT, "game": "tictactoe", "result": "1-0\n", "moves": ["a1"]}
+    with pytest.raises(records.RecordError) as refused:
+        records.load(json.dumps(data))
+    assert str(refused.value) == 'result: the record says "1-0\\n" but its actions end with *.'
