@@ -74,8 +74,8 @@ class Games:
 
     def __init__(self, count: int) -> None:
         from games.models import Game
+        from games.presenting import downloads
         from games.services import moves
-        from games.web import downloads
 
         self.games: list[dict[str, Any]] = []
         for _ in range(count):

@@ -10,9 +10,9 @@ from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 
+from games.presenting import presenters
 from games.services import chat, moderation, stats
 from games.services.moves import ServiceError
-from games.web import presenters
 
 from .models import ChatLine, ChatMute, Game, Move, Seat
 

@@ -28,9 +28,9 @@ from games.engine.base import check_playing, check_turn, clean_by_specs
 from games.engine.grid import cell_name, parse_cell
 from games.formats import boards, records
 from games.models import Game
+from games.presenting import downloads, presenters
 from games.services import moves as services
 from games.services.moves import Actor
-from games.web import downloads, presenters
 
 # -- every entry -------------------------------------------------------------------
 

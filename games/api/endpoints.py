@@ -34,10 +34,10 @@ from games.api.schemas import (
 )
 from games.formats import records
 from games.models import Game
+from games.presenting import downloads
 from games.runner import turns as ai_runner
 from games.services import actions, chat, policy
 from games.services import moves as services
-from games.web import downloads
 
 __all__ = ["api", "bad_request", "not_found"]
 

@@ -1,7 +1,7 @@
 """How each game's actions are said: in the status line, the review and the terminal.
 
 One :class:`ActionWords` per game, declared in its catalog entry. Pure (no Django):
-the sentences around these phrases (who, "you", symbols) are :mod:`games.web.words`'.
+the sentences around these phrases (who, "you", symbols) are :mod:`games.presenting.words`'.
 """
 
 from __future__ import annotations

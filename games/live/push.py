@@ -26,7 +26,7 @@ Presence: the open sockets of each audience are counted in the ``live`` cache (a
 this process). A moment after a socket comes or goes (once per game per
 ``WS_PRESENCE_DELAY``), and after a seat changes hands or names, each HTML audience with
 a socket open gets its own presence line, rendered once for all its sockets
-(:func:`games.web.words.presence_text`): a player reads about the others ("Your
+(:func:`games.presenting.words.presence_text`): a player reads about the others ("Your
 opponent is connected.", "Bob (player 2) is not connected."), a spectator about every
 player, everyone how many watch. The page is rendered with the same line
 (:func:`presence_of`).
@@ -70,9 +70,9 @@ from django.utils import timezone
 
 from games.events import GameEvent
 from games.models import Game
+from games.presenting import downloads, presenters, words
 from games.services import actions, chat
 from games.services.moves import Actor
-from games.web import downloads, presenters, words
 
 log = logging.getLogger(__name__)
 

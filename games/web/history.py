@@ -15,9 +15,9 @@ from django.views.decorators.http import require_GET
 
 from games import catalog
 from games.models import Game
+from games.presenting import presenters, words
 from games.services import players
 from games.services.moves import Actor
-from games.web import presenters, words
 
 PER_PAGE = 20
 

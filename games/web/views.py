@@ -16,10 +16,10 @@ from django_htmx.middleware import HtmxDetails
 from games import catalog
 from games.live import push as live
 from games.models import Game
+from games.presenting import downloads, presenters, words
 from games.runner import turns as ai_runner
 from games.services import actions, players, policy, ratelimit
 from games.services import moves as services
-from games.web import downloads, presenters, words
 from games.web.forms import NewGameForm
 
 

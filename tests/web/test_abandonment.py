@@ -11,10 +11,10 @@ from django.utils import timezone
 
 from games.formats import records
 from games.models import Game, Seat
+from games.presenting import downloads, presenters
 from games.services import actions, policy
 from games.services import moves as services
 from games.services.moves import Actor, ServiceError, play_move
-from games.web import downloads, presenters
 
 from .helpers import ONE, TWO, human_first_vs_ai, two_humans
 

@@ -6,10 +6,10 @@ import pytest
 
 from games.formats import records
 from games.models import Game, Seat
+from games.presenting import downloads
 from games.services import actions, chat
 from games.services import moves as services
 from games.services.moves import Actor, ServiceError, play_move
-from games.web import downloads
 
 from .helpers import ONE, TWO, two_humans
 

@@ -143,7 +143,7 @@ def test_the_chat_form_works_without_and_with_htmx(client: Client) -> None:
 
 
 def test_the_chat_is_pushed_with_the_other_partials() -> None:
-    from games.web import presenters
+    from games.presenting import presenters
 
     game = two_humans()
     chat.say(game.pk, ONE, "pushed")

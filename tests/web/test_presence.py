@@ -10,11 +10,11 @@ from django.test import Client
 
 from games.live import push
 from games.models import Game
+from games.presenting import presenters
+from games.presenting.words import presence_text
 from games.services import chat
 from games.services import moves as services
 from games.services.players import SESSION_FIELD
-from games.web import presenters
-from games.web.words import presence_text
 
 from .helpers import ONE, TWO, human_first_vs_ai, two_humans
 

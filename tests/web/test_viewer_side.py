@@ -12,9 +12,9 @@ from channels.testing import WebsocketCommunicator
 from django.test import Client
 
 from games.models import Game, Seat
+from games.presenting import presenters
 from games.services import moves as services
 from games.services.moves import Actor, play_move
-from games.web import presenters
 from quarto_site.asgi import application
 
 from .helpers import ONE, SECOND_WINS, TWO, two_humans

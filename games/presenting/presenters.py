@@ -2,8 +2,8 @@
 
 The same partials serve the full page, the HTMX response and the WebSocket push;
 they depend only on the game and on which seats the viewer holds. The board's data
-comes from the game's catalog entry; the sentences from :mod:`games.web.words`; who may
-see what from :mod:`games.services.policy`. JSON and record files are :mod:`games.web.downloads`'.
+comes from the game's catalog entry; the sentences from :mod:`games.presenting.words`; who may
+see what from :mod:`games.services.policy`. JSON and record files are :mod:`games.presenting.downloads`'.
 """
 
 from __future__ import annotations
@@ -22,9 +22,9 @@ from django.utils.safestring import SafeString, mark_safe
 from games import ai, catalog
 from games.ai.base import ActionValue
 from games.models import Game
+from games.presenting import words
 from games.services import chat, moderation, policy
 from games.services.moves import Actor
-from games.web import words
 
 PARTIALS = ("board", "pieces", "status", "actions", "seats", "chat")
 # Without JavaScript (no pushes), a page whose computer is to move reloads itself this often.
@@ -182,7 +182,7 @@ def render_partials(
 
 def presence_html(text: str) -> str:
     """The page's presence line (``games/game.html#presence``) as an out-of-band swap: the
-    socket's push of what the page rendered with it (:func:`games.web.words.presence_text`)."""
+    socket's push of what the page rendered with it (:func:`games.presenting.words.presence_text`)."""
     return render_to_string("games/game.html#presence", {"presence_text": text, "oob": True})
 
 
