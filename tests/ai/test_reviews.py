@@ -4,26 +4,12 @@ estimates (labelled as not proved) elsewhere; the turning point is the loser's l
 
 from __future__ import annotations
 
-import random
-from collections.abc import Mapping
-
 import pytest
 
 from games import catalog
 from games.ai.base import DRAW, LOSS, WIN, ReviewEntry, mark_turning_point
 
-from ..kinds import WITH_PLAYER
-
-
-def random_game(kind: str, options: Mapping[str, object], seed: int) -> list[str]:
-    state = catalog.get(kind).rules.new_state(options)
-    rng = random.Random(seed)
-    moves = []
-    while not state.is_over():
-        move = rng.choice(state.legal_moves())
-        moves.append(str(move))
-        state = state.play(move)
-    return moves
+from ..kinds import WITH_PLAYER, random_moves
 
 
 @pytest.mark.parametrize("kind", WITH_PLAYER)
@@ -62,13 +48,13 @@ def test_connect_four_review_uses_the_solver_where_it_reaches_and_estimates_else
 
 def test_a_small_connect_board_is_reviewed_exactly() -> None:
     options = {"width": 4, "height": 4, "n": 3}
-    moves = random_game("connect", options, seed=5)
+    moves = random_moves("connect", options, seed=5)
     entries = catalog.review("connect", options, moves, 0.2)
     assert len(entries) == len(moves) and all(e.proved for e in entries)
 
 
 def test_ultimate_review_gives_labelled_estimates() -> None:
-    moves = random_game("ultimate", {}, seed=2)
+    moves = random_moves("ultimate", {}, seed=2)
     entries = catalog.review("ultimate", {}, moves, 0.005)
     assert [e.text for e in entries] == moves
     unproved = [e for e in entries if not e.proved]
