@@ -172,20 +172,18 @@ else:
 # Caches: "default" (rate-limit counters, stored reviews) and "live" (the live layer's
 # renderings per game, ply and audience, who holds which seat, open sockets per audience).
 # In memory per process by default; in Redis when REDIS_URL is set, shared by every process.
+
+
+def redis_caches(url: str, prefix: str) -> dict[str, dict[str, Any]]:
+    """Both caches on Redis, each falling back to this process's memory while Redis is
+    unreachable (games/services/fallback_cache.py): the site keeps serving."""
+    backend = {"BACKEND": "games.services.fallback_cache.FallbackRedisCache", "LOCATION": url}
+    return {"default": {**backend, "KEY_PREFIX": prefix}, "live": {**backend, "KEY_PREFIX": prefix}}
+
+
+CACHES: dict[str, dict[str, Any]]
 if redis_url:
-    _cache_prefix = os.environ.get("CHANNEL_PREFIX", "quarto") + "-cache"
-    CACHES: dict[str, dict[str, Any]] = {
-        "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
-            "LOCATION": redis_url,
-            "KEY_PREFIX": _cache_prefix,
-        },
-        "live": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
-            "LOCATION": redis_url,
-            "KEY_PREFIX": _cache_prefix,
-        },
-    }
+    CACHES = redis_caches(redis_url, os.environ.get("CHANNEL_PREFIX", "quarto") + "-cache")
 else:
     CACHES = {
         "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "default"},

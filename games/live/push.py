@@ -72,6 +72,7 @@ from games.events import GameEvent
 from games.models import Game
 from games.presenting import downloads, presenters, words
 from games.services import actions, chat
+from games.services.fallback_cache import redis_down
 from games.services.moves import Actor
 
 log = logging.getLogger(__name__)
@@ -237,7 +238,10 @@ def seats_here(by_audience: dict[str, int]) -> set[int]:
 
 
 def presence_line(names: SeatNames, by_audience: dict[str, int], audience: str) -> str:
-    """What ``audience`` reads about who is connected (see the module's docstring)."""
+    """What ``audience`` reads about who is connected (see the module's docstring); with
+    Redis unreachable the other processes' sockets are not counted: not known."""
+    if redis_down():
+        return words.PRESENCE_UNKNOWN
     return words.presence_text(
         names, audience_seats(audience), seats_here(by_audience), by_audience.get(WATCH, 0)
     )

@@ -5,7 +5,8 @@ from __future__ import annotations
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.contrib import messages
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.core.cache import caches
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.templatetags.static import static
 from django.urls import reverse
@@ -20,6 +21,7 @@ from games.presenting import downloads, presenters, words
 from games.runner import turns as ai_runner
 from games.services import actions, players, policy, ratelimit
 from games.services import moves as services
+from games.services.fallback_cache import FallbackRedisCache, redis_down
 from games.web.forms import NewGameForm
 
 
@@ -69,9 +71,26 @@ def limited(request: HttpRequest, action: str) -> str | None:
 
 @require_GET
 def health(request: HttpRequest) -> HttpResponse:
-    """For load balancers and monitors: the process answers and the database does too."""
+    """For load balancers and monitors: the process answers and the database does too
+    (else the database middleware's 503). Redis unreachable: 503 with ``"status":
+    "degraded"``, though the site still serves; ``?degraded=ok`` answers 200 then, for a
+    load balancer that should keep sending players (docs/deployment.md)."""
     Game.objects.exists()
-    return HttpResponse("ok", content_type="text/plain")
+    state = health_state()
+    degraded = state["status"] != "ok"
+    response = JsonResponse(state, status=503 if degraded and request.GET.get("degraded") != "ok" else 200)
+    if degraded:
+        response["Retry-After"] = "5"
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+def health_state() -> dict[str, str]:
+    redis = "unused"
+    if any(isinstance(caches[alias], FallbackRedisCache) for alias in ("default", "live")):
+        caches["default"].get("healthz")  # reaches Redis at most once per retry interval
+        redis = "unreachable" if redis_down() else "ok"
+    return {"status": "degraded" if redis == "unreachable" else "ok", "database": "ok", "redis": redis}
 
 
 @require_GET
