@@ -259,6 +259,9 @@ WS_MAX_PER_CLIENT = int(os.environ.get("WS_MAX_PER_CLIENT", "50"))
 WS_RESYNC_INTERVAL = env_float("WS_RESYNC_INTERVAL", 1.0)
 # With the channel layer unreachable, a socket tries to rejoin its game this often.
 WS_LAYER_RETRY = env_float("WS_LAYER_RETRY", 3.0)
+# With REDIS_URL, each web process looks this often whether Redis is down (its pages are
+# told live updates are paused) or came back empty (its sockets are counted again).
+WS_REDIS_CHECK = env_float("WS_REDIS_CHECK", 1.0)
 # A socket's arrival or departure is told to the game's pages (who is connected) once
 # per game per this many seconds.
 WS_PRESENCE_DELAY = env_float("WS_PRESENCE_DELAY", 0.5)
