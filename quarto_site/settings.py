@@ -320,6 +320,8 @@ if proxy_header := os.environ.get("SECURE_PROXY_SSL_HEADER"):
     SECURE_PROXY_SSL_HEADER = (proxy_header, "https")
 
 SESSION_COOKIE_AGE = 60 * 60 * 24 * 365
+# Database sessions that tell the live layer's identity cache when one ends.
+SESSION_ENGINE = "games.services.sessions"
 SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", False)
 CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE

@@ -122,10 +122,8 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels is
         session = self.scope.get("session")
         if not session_key or session is None or not any(seats):
             return live.WATCH
-        player = live.cached_player(session_key)
-        if player is None:
-            player = await live.in_worker(players.player_id, session)
-            live.remember_player(session_key, player)
+        # The page's own answer (players.identify): remembered, else read from the session.
+        player = players.known(session_key) or await live.in_worker(players.identify, session)
         return live.audience_of(seats, player)
 
     async def _join(self) -> bool:

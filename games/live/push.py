@@ -52,7 +52,6 @@ out-of-band swap), JSON sockets ``{"type": kind, **data}``; either may be left o
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import json
 import logging
 from collections import Counter
@@ -133,10 +132,6 @@ def _names_key(game_id: int) -> str:
 
 def _count_key(game_id: int, audience: str) -> str:
     return f"live:n:{game_id}:{audience}"
-
-
-def _player_key(session_key: str) -> str:
-    return "live:player:" + hashlib.sha256(session_key.encode()).hexdigest()[:32]
 
 
 # Who holds which seat: the human seats' player ids (None for the computer or an open seat).
@@ -272,16 +267,6 @@ def _load_seats(game_id: int) -> tuple[SeatMap, SeatNames] | None:
 def cached_seats(game_id: int) -> SeatMap | None:
     seats: SeatMap | None = live_cache().get(_seats_key(game_id))
     return seats
-
-
-def cached_player(session_key: str) -> str | None:
-    player: str | None = live_cache().get(_player_key(session_key))
-    return player
-
-
-def remember_player(session_key: str, player_id: str | None) -> None:
-    if player_id:  # "no player yet" is not kept: joining a game makes one
-        live_cache().set(_player_key(session_key), player_id, COUNT_TTL)
 
 
 # The worker thread: every render and database read of the live layer, off the thread

@@ -46,7 +46,7 @@ def session_name(request: HttpRequest) -> str:
 
 
 def actor_for(request: HttpRequest) -> services.Actor:
-    return services.Actor(player_id=players.player_id(request.session))
+    return services.Actor(player_id=players.identify(request.session))
 
 
 def _redirect(request: HtmxHttpRequest, url: str) -> HttpResponse:
