@@ -177,9 +177,16 @@ def detail(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_GET
 def partials(request: HttpRequest, pk: int) -> HttpResponse:
-    """The current board, pieces and status: how a client that missed a push resyncs."""
+    """The current board, pieces and status: how a client that missed a push resyncs, and
+    how a page without a socket keeps current. A player's poll says their page is open, as
+    a socket would: without that, a page whose socket was refused looked gone."""
     game = get_object_or_404(Game, pk=pk)
-    return HttpResponse(presenters.render_partials(game, actor_for(request)))
+    actor = actor_for(request)
+    held = policy.seats_of(game, actor) if policy.is_playing(game) else []
+    if held and actions.seats_back(game.pk, held):
+        live.broadcast(game.pk, game.ply)  # the others' claim buttons go away
+        game.refresh_from_db()
+    return HttpResponse(presenters.render_partials(game, actor))
 
 
 @require_GET
