@@ -32,7 +32,7 @@ player, everyone how many watch. The page is rendered with the same line
 (:func:`presence_of`).
 
 Last seen: when the last socket of a seat (over every process sharing the cache) closes,
-the seat's ``left_at`` is stored (:func:`games.services.actions.seats_left`) and the game
+the seat's ``left_at`` is stored (:func:`games.services.abandonment.seats_left`) and the game
 is rendered afresh ``ABANDON_AFTER`` seconds later, when its opponents may claim it; a
 socket of that seat coming back clears it (and renders afresh when it was set). A
 process killed never runs its sockets' disconnect: so every ``SEAT_HEARTBEAT`` seconds
@@ -41,7 +41,7 @@ each process stores that it still holds sockets of the seats in its own counts
 has noted for ``SEAT_LOST_AFTER`` seconds as gone since their last note, no longer
 counts their sockets (the dead process never counted them out) and tells the pages.
 Every ``ABANDON_SWEEP`` seconds the server's event loop does that and closes the games
-nobody claimed (:func:`games.services.actions.close_abandoned`), whether the computer's
+nobody claimed (:func:`games.services.abandonment.close_abandoned`), whether the computer's
 turns run here or on queue workers.
 
 Small events (chat lines, offers): :func:`to_audience` and :func:`to_all` carry a payload
@@ -71,8 +71,8 @@ from django.utils import timezone
 from games.events import GameEvent
 from games.models import Game
 from games.presenting import downloads, presenters, words
-from games.services import actions, chat
-from games.services.moves import Actor
+from games.services import abandonment, chat
+from games.services.base import Actor
 
 log = logging.getLogger(__name__)
 
@@ -443,7 +443,7 @@ async def sweep() -> None:
         if settings.SEAT_HEARTBEAT > 0:
             for game_id, left_at in await in_worker(_mark_lost):
                 _after_lost(game_id, left_at)
-        closed = await in_worker(actions.close_abandoned)
+        closed = await in_worker(abandonment.close_abandoned)
         if closed:
             log.info("closed %d abandoned game(s): %s", len(closed), closed)
     except Exception:
@@ -464,7 +464,7 @@ def _beat() -> list[int]:
     # Read in the worker thread, in turn with the departures' seats_left: a socket that
     # closed before this read is left out here, one that closes after is marked gone after.
     held = held_seats()
-    return actions.seats_seen(held) if held else []
+    return abandonment.seats_seen(held) if held else []
 
 
 async def heartbeat() -> None:
@@ -478,7 +478,7 @@ async def heartbeat() -> None:
 def _mark_lost() -> list[tuple[int, datetime]]:
     """The seats no server has seen lately, marked gone; their sockets are no longer
     counted (the server that counted them died without counting them out)."""
-    lost = actions.seats_lost()
+    lost = abandonment.seats_lost()
     cache = live_cache()
     for game_id, seat, _ in lost:
         seats = cached_seats(game_id)
@@ -631,11 +631,11 @@ def _seat_present(game_id: int, seat: int, seats: SeatMap) -> bool:
 
 
 def _back(game_id: int, seats_: list[int]) -> bool:
-    return actions.seats_back(game_id, seats_) > 0
+    return abandonment.seats_back(game_id, seats_) > 0
 
 
 def _left(game_id: int, seats_: list[int]) -> int:
-    return actions.seats_left(game_id, seats_)
+    return abandonment.seats_left(game_id, seats_)
 
 
 def _spawn(coroutine: Any) -> None:

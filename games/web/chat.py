@@ -18,7 +18,7 @@ from django.views.decorators.http import require_POST
 from games.models import Game
 from games.presenting import presenters
 from games.services import chat
-from games.services.moves import ServiceError
+from games.services.base import ServiceError
 from games.web.views import SESSION_NAME, HtmxHttpRequest, _redirect, actor_for
 
 

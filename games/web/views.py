@@ -18,7 +18,7 @@ from games.live import push as live
 from games.models import Game
 from games.presenting import downloads, presenters, words
 from games.runner import turns as ai_runner
-from games.services import actions, players, policy, ratelimit
+from games.services import abandonment, actions, players, policy, ratelimit
 from games.services import moves as services
 from games.web.forms import NewGameForm
 
@@ -226,8 +226,8 @@ def game_action(request: HtmxHttpRequest, pk: int, action: str) -> HttpResponse:
             if action == "resign":
                 game = actions.resign(pk, actor, ply)
             elif action == "claim":
-                outcome: actions.ClaimKind = "draw" if request.POST.get("outcome") == "draw" else "win"
-                game = actions.claim(pk, actor, outcome, ply)
+                outcome: abandonment.ClaimKind = "draw" if request.POST.get("outcome") == "draw" else "win"
+                game = abandonment.claim(pk, actor, outcome, ply)
             else:
                 game = actions.ACTIONS[action](pk, actor, request.POST.get("answer") != "no", ply)
         except services.ServiceError as exc:
