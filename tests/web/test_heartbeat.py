@@ -11,8 +11,9 @@ from channels.db import database_sync_to_async
 from django.core.exceptions import ImproperlyConfigured
 from django.utils import timezone
 
-from games.live import push
+from games.live import heartbeat
 from games.models import Game, Seat
+from games.presenting import audiences, presence
 from games.services import abandonment, policy
 from games.services.moves import Actor, ServiceError
 from quarto_site.settings import check_heartbeat
@@ -130,19 +131,19 @@ def test_heartbeat_and_lost_after_are_checked() -> None:
 
 
 def test_held_seats_come_from_this_process_sockets() -> None:
-    push.arrive(1, ["seat-0"])
-    push.arrive(2, ["seat-0-1"])
-    push.arrive(3, ["watch"])
-    push.arrive(4, ["seat-1", push.JSON])
-    push.arrive(5, ["seat-0"])
-    push.leave(5, ["seat-0"])
-    assert push.held_seats() == {1: {0}, 2: {0, 1}, 4: {1}}
+    presence.arrive(1, ["seat-0"])
+    presence.arrive(2, ["seat-0-1"])
+    presence.arrive(3, ["watch"])
+    presence.arrive(4, ["seat-1", audiences.JSON])
+    presence.arrive(5, ["seat-0"])
+    presence.leave(5, ["seat-0"])
+    assert heartbeat.held_seats() == {1: {0}, 2: {0, 1}, 4: {1}}
 
 
 async def test_the_heartbeat_stores_the_seats_with_a_socket_here() -> None:
     game = await database_sync_to_async(two_humans)()
-    push.arrive(game.pk, ["seat-1"])
-    await push.heartbeat()
+    presence.arrive(game.pk, ["seat-1"])
+    await heartbeat.heartbeat()
     assert (await database_sync_to_async(seat)(game, 1)).seen_at is not None
     assert (await database_sync_to_async(seat)(game, 0)).seen_at is None
 
@@ -151,17 +152,17 @@ async def test_the_sweep_marks_a_dead_server_seat_gone_and_stops_counting_its_so
     settings.SEAT_LOST_AFTER, settings.SEAT_HEARTBEAT = 30, 10
     game = await database_sync_to_async(two_humans)()
     # Both pages were open on another server, which died: its counts stay in the cache.
-    cache = push.live_cache()
+    cache = audiences.live_cache()
     for audience in ("seat-0", "seat-1"):
-        cache.set(push._count_key(game.pk, audience), 1)
+        cache.set(audiences.count_key(game.pk, audience), 1)
     await database_sync_to_async(abandonment.seats_seen)({game.pk: [0, 1]})
     await database_sync_to_async(seen_ago)(game, 1, 31)
-    presence = database_sync_to_async(push.presence_of)
-    assert await presence(game, ONE) == "Your opponent is connected."
-    await push.sweep()
+    presence_of = database_sync_to_async(presence.presence_of)
+    assert await presence_of(game, ONE) == "Your opponent is connected."
+    await heartbeat.sweep()
     assert (await database_sync_to_async(seat)(game, 1)).left_at is not None
     assert (await database_sync_to_async(seat)(game, 0)).left_at is None
-    assert push.counts(game.pk, ["seat-0", "seat-1"]) == {"seat-0": 1, "seat-1": 0}
-    assert await presence(game, ONE) == "Your opponent is not connected."
-    assert await presence(game, TWO) == "Your opponent is connected."
-    assert await presence(game, Actor()) == "Player 1 is connected. Player 2 is not connected."
+    assert presence.counts(game.pk, ["seat-0", "seat-1"]) == {"seat-0": 1, "seat-1": 0}
+    assert await presence_of(game, ONE) == "Your opponent is not connected."
+    assert await presence_of(game, TWO) == "Your opponent is connected."
+    assert await presence_of(game, Actor()) == "Player 1 is connected. Player 2 is not connected."
