@@ -9,7 +9,7 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.templatetags.static import static
 from django.urls import reverse
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST, require_safe
 from django_htmx.http import HttpResponseClientRedirect
 from django_htmx.middleware import HtmxDetails
 
@@ -74,7 +74,7 @@ def health(request: HttpRequest) -> HttpResponse:
     return HttpResponse("ok", content_type="text/plain")
 
 
-@require_GET
+@require_safe
 def favicon(request: HttpRequest) -> HttpResponse:
     """``/favicon.ico``, which browsers ask for on pages that name no icon: the site's SVG icon."""
     return HttpResponseRedirect(static("favicon.svg"), status=301)
@@ -99,7 +99,7 @@ def option_fields(spec: catalog.GameSpec) -> list[dict[str, object]]:
     ]
 
 
-@require_GET
+@require_safe
 def home(request: HttpRequest) -> HttpResponse:
     games = [
         {
@@ -145,7 +145,7 @@ def new_game(request: HtmxHttpRequest) -> HttpResponse:
     return _redirect(request, created.game.get_absolute_url())
 
 
-@require_GET
+@require_safe
 def detail(request: HttpRequest, pk: int) -> HttpResponse:
     game = get_object_or_404(Game, pk=pk)
     actor = actor_for(request)
@@ -156,14 +156,14 @@ def detail(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "games/game.html", context)
 
 
-@require_GET
+@require_safe
 def partials(request: HttpRequest, pk: int) -> HttpResponse:
     """The current board, pieces and status: how a client that missed a push resyncs."""
     game = get_object_or_404(Game, pk=pk)
     return HttpResponse(presenters.render_partials(game, actor_for(request)))
 
 
-@require_GET
+@require_safe
 def record(request: HttpRequest, pk: int) -> HttpResponse:
     """The game record to download: ``?format=text`` (the default) or ``json``."""
     game = get_object_or_404(Game, pk=pk)
@@ -254,7 +254,7 @@ async def hint(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     Async, and the search runs in the AI executor: a long analysis never holds the
     thread that serves everyone's synchronous views.
     """
-    if request.method != "GET":
+    if request.method not in ("GET", "HEAD"):
         return HttpResponse(status=405)
     game = await sync_to_async(_load_game)(pk)
     actor = await sync_to_async(actor_for)(request)
@@ -284,7 +284,7 @@ def _load_game(pk: int) -> Game:
     return game
 
 
-@require_GET
+@require_safe
 def review(request: HttpRequest, pk: int) -> HttpResponse:
     """The post-game review page; its table is computed separately (it can take seconds)."""
     game = get_object_or_404(Game, pk=pk)
@@ -295,7 +295,7 @@ def review(request: HttpRequest, pk: int) -> HttpResponse:
 
 async def review_table(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """Every action judged best, inaccuracy or blunder, and the first that lost a drawn game."""
-    if request.method != "GET":
+    if request.method not in ("GET", "HEAD"):
         return HttpResponse(status=405)
     game = await sync_to_async(_load_game)(pk)
     refusal = await sync_to_async(policy.review_refusal)(game)
@@ -341,6 +341,7 @@ def again(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     return _redirect(request, created.game.get_absolute_url())
 
 
+@require_http_methods(["GET", "HEAD", "POST"])
 def join(request: HttpRequest, code: str) -> HttpResponse:
     game = get_object_or_404(Game, invite_code=code)
     if request.method == "POST":
