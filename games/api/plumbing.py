@@ -189,6 +189,8 @@ def guarded(max_body_setting: str = "API_MAX_BODY") -> Callable[[Callable[..., A
 
 @api.exception_handler(services.ServiceError)
 def _service_error(request: HttpRequest, exc: services.ServiceError) -> HttpResponse:
+    if exc.retry_after is not None:
+        return error(exc.status, exc.code, exc.message, Retry_After=str(exc.retry_after))
     return error(exc.status, exc.code, exc.message)
 
 

@@ -34,13 +34,15 @@ SEAT_CHOICES = ("first", "second", "random")
 
 
 class ServiceError(Exception):
-    """A refused request: ``code`` for programs, ``message`` for people, ``status`` for HTTP."""
+    """A refused request: ``code`` for programs, ``message`` for people, ``status`` for HTTP;
+    ``retry_after`` the seconds to wait when it was refused for speed."""
 
-    def __init__(self, code: str, message: str, status: int = 400) -> None:
+    def __init__(self, code: str, message: str, status: int = 400, retry_after: int | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.status = status
+        self.retry_after = retry_after
 
 
 @dataclass(frozen=True)
