@@ -220,6 +220,8 @@ def game_action(request: HtmxHttpRequest, pk: int, action: str) -> HttpResponse:
         error = "The form did not say which position it was made for; reload the page."
     if error is None:
         error = limited(request, "move")
+    if error is None and action == "rematch" and request.POST.get("answer") != "no":
+        error = limited(request, "create")  # a rematch is a game created, like "Play again"
     if error is None:
         actor = actor_for(request)
         try:
