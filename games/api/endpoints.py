@@ -126,7 +126,9 @@ def join_game(request: HttpRequest, game_id: int, body: JoinIn | None = None) ->
 )
 @guarded()
 def play_move(request: HttpRequest, game_id: int, body: MoveIn) -> dict[str, Any]:
-    game = services.play_move(game_id, services.Actor(token=bearer(request)), body.move, body.ply)
+    game = services.play_move(
+        game_id, services.Actor(token=bearer(request)), body.move, body.ply, body.revision
+    )
     if game.ai_due_at is not None:
         return state_of(game_id)  # the computer's reply may be in already (AI_RUNNER inline, no delay)
     # A person is to move: the game as the move left it (position and seats loaded) is the

@@ -198,13 +198,21 @@ def join_game(
     return seat.index, token
 
 
-def check_ply(game: Game, expected_ply: int | None) -> None:
+def check_ply(game: Game, expected_ply: int | None, expected_revision: int | None = None) -> None:
     """The ply guard: an action made for an older position is refused as stale, so a
-    repeated submission applies once."""
+    repeated submission applies once. The revision names the position itself: after a
+    takeback and another move the ply is the same again, the revision is not."""
     if expected_ply is not None and expected_ply != game.ply:
         raise ServiceError(
             "stale",
             f"The game has moved on (ply {game.ply}, you sent {expected_ply}); reload the position.",
+            409,
+        )
+    if expected_revision is not None and expected_revision != game.revision:
+        raise ServiceError(
+            "stale",
+            f"The game has changed since (revision {game.revision}, you sent {expected_revision}); "
+            "reload the position.",
             409,
         )
 
@@ -214,11 +222,14 @@ def check_ply(game: Game, expected_ply: int | None) -> None:
 MOVED_FIELDS = ("ply", "offers", "status", "reason", "winner", "result", "ai_due_at", "updated")
 
 
-def play_move(game_id: int, actor: Actor, text: str, expected_ply: int | None) -> Game:
+def play_move(
+    game_id: int, actor: Actor, text: str, expected_ply: int | None, expected_revision: int | None = None
+) -> Game:
     """Apply one action for the seat ``actor`` holds, in one locked transaction.
 
-    ``expected_ply`` is the ply the actor saw; when the game has moved on since, the
-    action is refused as stale, so a repeated submission applies once.
+    ``expected_ply`` (and ``expected_revision``, when sent) is what the actor saw; when the
+    game has changed since, the action is refused as stale, so a repeated submission
+    applies once and a late one never lands on another position.
     """
     if not isinstance(text, str) or not text.strip() or len(text) > 16:
         raise ServiceError("bad_notation", "Send the action as a short text such as a1 or 7.")
@@ -228,7 +239,7 @@ def play_move(game_id: int, actor: Actor, text: str, expected_ply: int | None) -
             raise ServiceError("game_over", "The game is over: no more moves.", 409)
         if game.status == Game.Status.WAITING:
             raise ServiceError("waiting", "The game has not started: a seat is still open.", 409)
-        check_ply(game, expected_ply)
+        check_ply(game, expected_ply, expected_revision)
         state = game.state
         seats = game.seat_list
         held = [s.index for s in seats if actor.holds(s)]

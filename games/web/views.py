@@ -176,18 +176,20 @@ def record(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def move(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     ply_text = request.POST.get("ply", "")
+    revision_text = request.POST.get("revision", "")
     text = request.POST.get("move", "")
     error = None
     game = None
     try:
         ply = int(ply_text)
+        revision = int(revision_text) if revision_text else None  # older pages send none
     except ValueError:
         error = "The form did not say which position it was made for; reload the page."
     if error is None:
         error = limited(request, "move")
     if error is None:
         try:
-            game = services.play_move(pk, actor_for(request), text, ply)
+            game = services.play_move(pk, actor_for(request), text, ply, revision)
         except services.ServiceError as exc:
             if exc.code == "not_found":
                 return HttpResponse(exc.message, status=404)
