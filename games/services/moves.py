@@ -26,6 +26,7 @@ from games.engine import MoveError, OptionError, State
 from games.events import GameEvent, publish
 from games.formats import records
 from games.models import Game, Move, Seat, hash_token
+from games.services import copies
 
 log = logging.getLogger(__name__)
 
@@ -401,6 +402,8 @@ def import_game(
         _record_outcome(game, state)
         if state.outcome is None and termination:
             _record_termination(game, state.num_players, result, termination)
+        if not game.is_finished:
+            game.copy_of = copies.game_in_play_copied(game, game.move_texts)
         game.save()
         publish(GameEvent(game.pk, game.ply, "imported"))
     return NewGame(game=game, seat=None, token=token, first_seat_won_toss=False)
