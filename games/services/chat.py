@@ -102,7 +102,9 @@ def say(game_id: int, actor: Actor, text: object) -> ChatLine:
         key = (seat_keys(seat) or [f"{game.pk}:{seat.index}"])[0]
         wait = ratelimit.hit(f"chat:{key}", ratelimit.parse_rate(settings.RATE_LIMIT_CHAT))
         if wait:
-            raise ServiceError("rate_limited", f"You are chatting too fast: try again in {wait} s.", 429)
+            raise ServiceError(
+                "rate_limited", f"You are chatting too fast: try again in {wait} s.", 429, retry_after=wait
+            )
         line = ChatLine.objects.create(game=game, seat=seat.index, name=seat.name, text=text)
         publish(GameEvent(game.pk, game.ply, "chat"))
     return line

@@ -9,7 +9,7 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.templatetags.static import static
 from django.urls import reverse
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST, require_safe
 from django_htmx.http import HttpResponseClientRedirect
 from django_htmx.middleware import HtmxDetails
 
@@ -74,7 +74,7 @@ def health(request: HttpRequest) -> HttpResponse:
     return HttpResponse("ok", content_type="text/plain")
 
 
-@require_GET
+@require_safe
 def favicon(request: HttpRequest) -> HttpResponse:
     """``/favicon.ico``, which browsers ask for on pages that name no icon: the site's SVG icon."""
     return HttpResponseRedirect(static("favicon.svg"), status=301)
@@ -99,7 +99,7 @@ def option_fields(spec: catalog.GameSpec) -> list[dict[str, object]]:
     ]
 
 
-@require_GET
+@require_safe
 def home(request: HttpRequest) -> HttpResponse:
     games = [
         {
@@ -145,7 +145,7 @@ def new_game(request: HtmxHttpRequest) -> HttpResponse:
     return redirect_to(request, created.game.get_absolute_url())
 
 
-@require_GET
+@require_safe
 def detail(request: HttpRequest, pk: int) -> HttpResponse:
     game = get_object_or_404(Game, pk=pk)
     actor = actor_for(request)
@@ -156,14 +156,14 @@ def detail(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "games/game.html", context)
 
 
-@require_GET
+@require_safe
 def partials(request: HttpRequest, pk: int) -> HttpResponse:
     """The current board, pieces and status: how a client that missed a push resyncs."""
     game = get_object_or_404(Game, pk=pk)
     return HttpResponse(presenters.render_partials(game, actor_for(request)))
 
 
-@require_GET
+@require_safe
 def record(request: HttpRequest, pk: int) -> HttpResponse:
     """The game record to download: ``?format=text`` (the default) or ``json``."""
     game = get_object_or_404(Game, pk=pk)
@@ -176,18 +176,20 @@ def record(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def move(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     ply_text = request.POST.get("ply", "")
+    revision_text = request.POST.get("revision", "")
     text = request.POST.get("move", "")
     error = None
     game = None
     try:
         ply = int(ply_text)
+        revision = int(revision_text) if revision_text else None  # older pages send none
     except ValueError:
         error = "The form did not say which position it was made for; reload the page."
     if error is None:
         error = limited(request, "move")
     if error is None:
         try:
-            game = services.play_move(pk, actor_for(request), text, ply)
+            game = services.play_move(pk, actor_for(request), text, ply, revision)
         except services.ServiceError as exc:
             if exc.code == "not_found":
                 return HttpResponse(exc.message, status=404)
@@ -220,6 +222,8 @@ def game_action(request: HtmxHttpRequest, pk: int, action: str) -> HttpResponse:
         error = "The form did not say which position it was made for; reload the page."
     if error is None:
         error = limited(request, "move")
+    if error is None and action == "rematch" and request.POST.get("answer") != "no":
+        error = limited(request, "create")  # a rematch is a game created, like "Play again"
     if error is None:
         actor = actor_for(request)
         try:
@@ -254,7 +258,7 @@ async def hint(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     Async, and the search runs in the AI executor: a long analysis never holds the
     thread that serves everyone's synchronous views.
     """
-    if request.method != "GET":
+    if request.method not in ("GET", "HEAD"):
         return HttpResponse(status=405)
     game = await sync_to_async(_load_game)(pk)
     actor = await sync_to_async(actor_for)(request)
@@ -284,7 +288,7 @@ def _load_game(pk: int) -> Game:
     return game
 
 
-@require_GET
+@require_safe
 def review(request: HttpRequest, pk: int) -> HttpResponse:
     """The post-game review page; its table is computed separately (it can take seconds)."""
     game = get_object_or_404(Game, pk=pk)
@@ -295,7 +299,7 @@ def review(request: HttpRequest, pk: int) -> HttpResponse:
 
 async def review_table(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """Every action judged best, inaccuracy or blunder, and the first that lost a drawn game."""
-    if request.method != "GET":
+    if request.method not in ("GET", "HEAD"):
         return HttpResponse(status=405)
     game = await sync_to_async(_load_game)(pk)
     refusal = await sync_to_async(policy.review_refusal)(game)
@@ -341,6 +345,7 @@ def again(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     return redirect_to(request, created.game.get_absolute_url())
 
 
+@require_http_methods(["GET", "HEAD", "POST"])
 def join(request: HttpRequest, code: str) -> HttpResponse:
     game = get_object_or_404(Game, invite_code=code)
     if request.method == "POST":
