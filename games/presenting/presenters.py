@@ -23,6 +23,7 @@ from games import ai, catalog
 from games.ai.base import ActionValue
 from games.models import Game
 from games.presenting import words
+from games.runner import readiness
 from games.services import chat, moderation, policy
 from games.services.moves import Actor
 
@@ -101,6 +102,7 @@ def game_context(
         "is_player": bool(mine),
         "my_turn": my_turn,
         "ai_thinking": ai_thinking,
+        "ai_getting_ready": ai_thinking and readiness.getting_ready(),
         "no_js_refresh": NO_JS_REFRESH_SECONDS,
         "status_text": words.status_text(game, state, mine, seats),
         "last_action": words.last_action_text(game, state, mine, seats),
