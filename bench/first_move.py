@@ -1,0 +1,104 @@
+"""The first game on a fresh clone: from `scripts/serve` to the address, and from the
+address to the computer's first move.
+
+    .venv/bin/python bench/first_move.py [--rev HEAD] [--games quarto,connect,ultimate]
+
+Each run exports the checkout at ``--rev`` (``git archive``: no ``__pycache__``, so
+numba's cache of compiled code is empty, as in a fresh clone) into a temporary folder,
+links this checkout's ``.venv`` into it and starts ``scripts/serve`` there on a free
+port, with the default thinking delay (AI_DELAY) and search budget (AI_BUDGET). It
+prints the seconds until the address is printed and until the port answers, then
+creates one game per kind in ``--games`` over the API with the computer to move first
+and prints the seconds from the address to that move (one kind after another).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import signal
+import socket
+import subprocess
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def call(url: str, body: dict[str, Any] | None = None) -> dict[str, Any]:
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(url, data, {"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=120) as response:
+        result: dict[str, Any] = json.load(response)
+        return result
+
+
+def export(rev: str, folder: Path) -> None:
+    archive = subprocess.run(["git", "-C", str(ROOT), "archive", rev], check=True, capture_output=True)
+    subprocess.run(["tar", "-x", "-C", str(folder)], input=archive.stdout, check=True)
+    (folder / ".venv").symlink_to((ROOT / ".venv").resolve())
+
+
+def run(rev: str, kinds: list[str]) -> dict[str, float]:
+    times: dict[str, float] = {}
+    with tempfile.TemporaryDirectory(prefix="first-move-") as tmp:
+        folder = Path(tmp)
+        export(rev, folder)
+        port = free_port()
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("AI_", "DATABASE_", "REDIS_"))}
+        env.update(PORT=str(port), HOST="127.0.0.1", PYTHONUNBUFFERED="1")
+        start = time.monotonic()
+        serve = subprocess.Popen(
+            ["scripts/serve"], cwd=folder, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+            text=True, start_new_session=True,
+        )  # fmt: skip
+        try:
+            assert serve.stdout is not None
+            for line in serve.stdout:
+                if "is running: open" in line:
+                    break
+            else:
+                raise SystemExit("scripts/serve ended before it gave the address")
+            times["address"] = time.monotonic() - start
+            address = time.monotonic()
+            base = f"http://127.0.0.1:{port}"
+            while True:
+                try:
+                    with socket.create_connection(("127.0.0.1", port), timeout=1):
+                        break
+                except OSError:
+                    time.sleep(0.05)
+            times["port"] = time.monotonic() - start
+            for kind in kinds:
+                game = call(base + "/api/v1/games", {"game": kind, "opponent": "ai", "seat": "second"})
+                while call(f"{base}/api/v1/games/{game['id']}")["ply"] < 1:
+                    time.sleep(0.05)
+                times[f"{kind} first move"] = time.monotonic() - address
+        finally:
+            os.killpg(serve.pid, signal.SIGTERM)
+            serve.wait(30)
+    return times
+
+
+def main() -> None:
+    raw = argparse.RawDescriptionHelpFormatter
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=raw)
+    parser.add_argument("--rev", default="HEAD", help="the commit to export (default HEAD)")
+    parser.add_argument("--games", default="quarto,connect,ultimate", help="kinds, comma-separated")
+    args = parser.parse_args()
+    times = run(args.rev, args.games.split(","))
+    print(f"rev {args.rev}: " + ", ".join(f"{name} {seconds:.2f} s" for name, seconds in times.items()))
+
+
+if __name__ == "__main__":
+    main()
