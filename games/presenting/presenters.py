@@ -107,7 +107,7 @@ def game_context(
         "status_text": words.status_text(game, state, mine, seats),
         "last_action": words.last_action_text(game, state, mine, seats),
         "error": error,
-        "won_toss": mine == [0] and game.ply <= 1,
+        "you_start": mine == [0] and game.ply <= 1,
         "players": [
             {
                 "seat": seat,

@@ -322,17 +322,20 @@ async def review_table(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 
 @require_POST
 def again(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    """A new game with the same game, options and opponent; a new coin toss."""
+    """A new game against the computer with the same game, options and level; a new coin
+    toss. Between people it would leave the friend behind: they offer a rematch instead."""
     old = get_object_or_404(Game, pk=pk)
+    if not old.ai_level:
+        messages.info(request, "In a game between people, offer a rematch: your opponent comes along.")
+        return _redirect(request, old.get_absolute_url())
     if refusal := limited(request, "create"):
         messages.error(request, refusal)
         return _redirect(request, old.get_absolute_url())
-    opponent = "ai" if old.ai_level else "human"
     created = services.create_game(
         old.kind,
         old.options,
-        opponent=opponent,
-        level=old.ai_level or None,
+        opponent="ai",
+        level=old.ai_level,
         player_id=player_id(request),
         allow_hints=old.allow_hints,
         allow_takebacks=old.allow_takebacks,
