@@ -27,7 +27,7 @@ this process). A moment after a socket comes or goes (once per game per
 ``WS_PRESENCE_DELAY``), and after a seat changes hands or names, each HTML audience with
 a socket open gets its own presence line, rendered once for all its sockets
 (:func:`games.presenting.words.presence_text`): a player reads about the others ("Your
-opponent is connected.", "Bob (player 2) is not connected."), a spectator about every
+opponent is connected.", "Bob (Player 2) is not connected."), a spectator about every
 player, everyone how many watch. The page is rendered with the same line
 (:func:`presence_of`).
 

@@ -47,7 +47,7 @@ def test_tictactoe_win_is_highlighted_and_a_rematch_offered() -> None:
     assert "You win!" in html
     assert len(re.findall(r'class="grid__cell is-p0 is-winning', html)) == 3
     assert ">Rematch</button>" in html and "Play again" not in html
-    assert "You lose: player 1 (X) wins." in o.get(game.get_absolute_url()).content.decode()
+    assert "You lose: Player 1 (X) wins." in o.get(game.get_absolute_url()).content.decode()
     assert "Player 1 (X) wins!" in Client().get(game.get_absolute_url()).content.decode()
 
 
