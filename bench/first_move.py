@@ -58,18 +58,18 @@ def run(rev: str, kinds: list[str]) -> dict[str, float]:
         env = {k: v for k, v in os.environ.items() if not k.startswith(("AI_", "DATABASE_", "REDIS_"))}
         # The bench polls the game every 50 ms: above the API's default rate limit.
         env.update(PORT=str(port), HOST="127.0.0.1", PYTHONUNBUFFERED="1", API_RATE_LIMIT="100000/minute")
+        log = folder / "serve.log"  # a file, not a pipe: a full pipe would stall the server
         start = time.monotonic()
-        serve = subprocess.Popen(
-            ["scripts/serve"], cwd=folder, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-            text=True, start_new_session=True,
-        )  # fmt: skip
+        with log.open("w") as out:
+            serve = subprocess.Popen(
+                ["scripts/serve"], cwd=folder, env=env, stdout=out, stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )  # fmt: skip
         try:
-            assert serve.stdout is not None
-            for line in serve.stdout:
-                if "is running: open" in line:
-                    break
-            else:
-                raise SystemExit("scripts/serve ended before it gave the address")
+            while "is running: open" not in log.read_text():
+                if serve.poll() is not None:
+                    raise SystemExit(f"scripts/serve ended before it gave the address:\n{log.read_text()}")
+                time.sleep(0.02)
             times["address"] = time.monotonic() - start
             address = time.monotonic()
             base = f"http://127.0.0.1:{port}"
@@ -87,7 +87,11 @@ def run(rev: str, kinds: list[str]) -> dict[str, float]:
                 times[f"{kind} first move"] = time.monotonic() - address
         finally:
             os.killpg(serve.pid, signal.SIGTERM)
-            serve.wait(30)
+            try:
+                serve.wait(30)
+            except subprocess.TimeoutExpired:
+                os.killpg(serve.pid, signal.SIGKILL)
+                serve.wait()
     return times
 
 
