@@ -34,13 +34,15 @@ SEAT_CHOICES = ("first", "second", "random")
 
 
 class ServiceError(Exception):
-    """A refused request: ``code`` for programs, ``message`` for people, ``status`` for HTTP."""
+    """A refused request: ``code`` for programs, ``message`` for people, ``status`` for HTTP;
+    ``field`` names the input at fault, where there is one (a form shows it beside it)."""
 
-    def __init__(self, code: str, message: str, status: int = 400) -> None:
+    def __init__(self, code: str, message: str, status: int = 400, field: str | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.status = status
+        self.field = field
 
 
 @dataclass(frozen=True)
@@ -77,7 +79,7 @@ def _spec_and_options(kind: str, options: Mapping[str, Any]) -> tuple[GameSpec, 
         spec = catalog.get(kind)
         return spec, spec.rules.clean_options(options)
     except OptionError as exc:
-        raise ServiceError(exc.code, exc.message) from exc
+        raise ServiceError(exc.code, exc.message, field=exc.option) from exc
 
 
 def _person_seat(
@@ -124,7 +126,7 @@ def create_game(
             raise ServiceError("bad_option", f"{spec.title} has no computer player yet: invite a friend.")
         level = level or spec.default_level
         if level not in spec.levels:
-            raise ServiceError("bad_option", f"level must be one of {', '.join(spec.levels)}.")
+            raise ServiceError("bad_option", f"level must be one of {', '.join(spec.levels)}.", field="level")
     else:
         level = ""
     state = spec.rules.new_state(clean)

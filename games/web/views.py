@@ -13,13 +13,13 @@ from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 from django_htmx.middleware import HtmxDetails
 
-from games import catalog
 from games.live import push as live
 from games.models import Game
 from games.presenting import downloads, presenters, words
 from games.runner import turns as ai_runner
 from games.services import actions, players, policy, ratelimit
 from games.services import moves as services
+from games.web import newgame
 from games.web.forms import NewGameForm
 
 
@@ -80,41 +80,17 @@ def favicon(request: HttpRequest) -> HttpResponse:
     return HttpResponseRedirect(static("favicon.svg"), status=301)
 
 
-INPUT_TYPES = {"int": "number", "bool": "checkbox"}
-
-
-def option_fields(spec: catalog.GameSpec) -> list[dict[str, object]]:
-    """The game's new-game options as form fields, from the option specs its rules declare."""
-    return [
-        {
-            "name": o.name,
-            "label": o.label,
-            "input_type": INPUT_TYPES[o.type],
-            "default": o.default,
-            "min": o.min,
-            "max": o.max,
-            "checked": o.type == "bool" and bool(o.default),
-        }
-        for o in spec.options
-    ]
-
-
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
-    games = [
-        {
-            "kind": spec.kind,
-            "title": spec.title,
-            "levels": spec.levels,
-            "default_level": spec.default_level,
-            "template": spec.template,
-            "numbers": [f for f in option_fields(spec) if f["input_type"] == "number"],
-            "flags": [f for f in option_fields(spec) if f["input_type"] == "checkbox"],
-        }
-        for spec in catalog.CATALOG.values()
-    ]
+    return _home(request)
+
+
+def _home(request: HttpRequest, error: services.ServiceError | None = None) -> HttpResponse:
+    """The home page; after a refused new-game form, with that form as posted and its error."""
+    games = newgame.game_cards(request.POST if error else None, error)
     recent = Game.objects.filter(seats__player_id=players.player_id(request.session) or "-").distinct()[:10]
-    return render(request, "games/home.html", {"games": games, "recent": recent})
+    context = {"games": games, "recent": recent}
+    return render(request, "games/home.html", context, status=400 if error else 200)
 
 
 @require_POST
@@ -140,8 +116,7 @@ def new_game(request: HtmxHttpRequest) -> HttpResponse:
             name=session_name(request),
         )
     except services.ServiceError as exc:
-        messages.error(request, exc.message)
-        return _redirect(request, reverse("games:home"))
+        return _home(request, exc)  # the form as typed, the error beside its field
     return _redirect(request, created.game.get_absolute_url())
 
 
