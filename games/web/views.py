@@ -16,6 +16,7 @@ from django_htmx.middleware import HtmxDetails
 from games.live import push as live
 from games.models import Game
 from games.presenting import downloads, presenters, words
+from games.runner import readiness
 from games.runner import turns as ai_runner
 from games.services import actions, players, policy, ratelimit
 from games.services import moves as services
@@ -69,8 +70,11 @@ def limited(request: HttpRequest, action: str) -> str | None:
 
 @require_GET
 def health(request: HttpRequest) -> HttpResponse:
-    """For load balancers and monitors: the process answers and the database does too."""
+    """For load balancers and monitors: the process answers and the database does too.
+    With ``?computer``, 503 until the computer has loaded its searches (scripts/serve)."""
     Game.objects.exists()
+    if "computer" in request.GET and not readiness.computer_ready():
+        return HttpResponse("the computer is getting ready", content_type="text/plain", status=503)
     return HttpResponse("ok", content_type="text/plain")
 
 

@@ -41,9 +41,26 @@ def test_the_command_builds_every_games_search_and_says_how_long(monkeypatch: py
     assert "The computer is ready" in out.getvalue() and "s)" in out.getvalue()
 
 
-def test_serve_builds_the_search_before_it_gives_the_address() -> None:
+def test_serve_builds_the_search_and_waits_for_the_computer_before_it_gives_the_address() -> None:
     script = (ROOT / "scripts" / "serve").read_text()
-    assert script.index("manage.py warm_up") < script.index("is running: open")
+    address = script.index("is running: open")
+    assert script.index("manage.py warm_up") < address
+    assert script.index("/healthz?computer") < address < script.rindex("wait ")
+
+
+def test_healthz_asked_about_the_computer_says_whether_it_is_ready(settings: Any, client: Client) -> None:
+    settings.AI_WARM_UP = True
+    readiness.reset()
+    assert client.get("/healthz").status_code == 200  # the process and database answer
+    waiting = client.get("/healthz?computer")
+    assert waiting.status_code == 503 and waiting.content == b"the computer is getting ready"
+    with readiness.warming_up():
+        assert client.get("/healthz?computer").status_code == 503
+    ready = client.get("/healthz?computer")
+    assert ready.status_code == 200 and ready.content == b"ok"
+    readiness.reset()
+    settings.AI_WARM_UP = False  # nothing to wait for
+    assert client.get("/healthz?computer").status_code == 200
 
 
 def test_the_page_says_the_computer_is_getting_ready_while_it_warms_up(no_ai_reply: None) -> None:
