@@ -81,7 +81,8 @@ def _attach_hints(context: dict[str, Any], values: list[ActionValue]) -> None:
             piece["is_best"] = value is best
             piece["hint_label"] = f", {'best move, ' if value is best else ''}{piece['hint']['words']}"
     if best is not None:
-        context["hint_text"] = f"Hint: {best.text} {hint_info(best)['words']}."
+        named = catalog.get(context["game"].kind).words.named(context["state"], best.text)
+        context["hint_text"] = f"Hint: {named} ({hint_info(best)['words']})."
 
 
 def game_context(

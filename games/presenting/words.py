@@ -247,6 +247,7 @@ def review_rows(game: Game, entries: list[ReviewEntry], mine: list[int]) -> list
                 "entry": entry,
                 "who": capital(who),
                 "words": spec.words.review(state, entry.text),
+                "best": spec.words.named(state, entry.best) if entry.best else "",
                 "icon": icon,
                 "verdict": word,
                 "verdict_class": entry.verdict or "unknown",
