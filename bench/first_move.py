@@ -9,7 +9,9 @@ links this checkout's ``.venv`` into it and starts ``scripts/serve`` there on a 
 port, with the default thinking delay (AI_DELAY) and search budget (AI_BUDGET). It
 prints the seconds until the address is printed and until the port answers, then
 creates one game per kind in ``--games`` over the API with the computer to move first
-and prints the seconds from the address to that move (one kind after another).
+and prints the seconds from the address to that move (one kind after another). Then
+it stops the server and starts it again in the same folder (``--starts``): a second
+start finds the compiled code of the first.
 """
 
 from __future__ import annotations
@@ -49,49 +51,54 @@ def export(rev: str, folder: Path) -> None:
     (folder / ".venv").symlink_to((ROOT / ".venv").resolve())
 
 
-def run(rev: str, kinds: list[str]) -> dict[str, float]:
-    times: dict[str, float] = {}
+def run(rev: str, kinds: list[str], starts: int) -> list[dict[str, float]]:
     with tempfile.TemporaryDirectory(prefix="first-move-") as tmp:
         folder = Path(tmp)
         export(rev, folder)
-        port = free_port()
-        env = {k: v for k, v in os.environ.items() if not k.startswith(("AI_", "DATABASE_", "REDIS_"))}
-        # The bench polls the game every 50 ms: above the API's default rate limit.
-        env.update(PORT=str(port), HOST="127.0.0.1", PYTHONUNBUFFERED="1", API_RATE_LIMIT="100000/minute")
-        log = folder / "serve.log"  # a file, not a pipe: a full pipe would stall the server
-        start = time.monotonic()
-        with log.open("w") as out:
-            serve = subprocess.Popen(
-                ["scripts/serve"], cwd=folder, env=env, stdout=out, stderr=subprocess.STDOUT,
-                start_new_session=True,
-            )  # fmt: skip
-        try:
-            while "is running: open" not in log.read_text():
-                if serve.poll() is not None:
-                    raise SystemExit(f"scripts/serve ended before it gave the address:\n{log.read_text()}")
-                time.sleep(0.02)
-            times["address"] = time.monotonic() - start
-            address = time.monotonic()
-            base = f"http://127.0.0.1:{port}"
-            while True:
-                try:
-                    with socket.create_connection(("127.0.0.1", port), timeout=1):
-                        break
-                except OSError:
-                    time.sleep(0.05)
-            times["port"] = time.monotonic() - start
-            for kind in kinds:
-                game = call(base + "/api/v1/games", {"game": kind, "opponent": "ai", "seat": "second"})
-                while call(f"{base}/api/v1/games/{game['id']}")["ply"] < 1:
-                    time.sleep(0.05)
-                times[f"{kind} first move"] = time.monotonic() - address
-        finally:
-            os.killpg(serve.pid, signal.SIGTERM)
+        return [start_once(folder, kinds) for _ in range(starts)]
+
+
+def start_once(folder: Path, kinds: list[str]) -> dict[str, float]:
+    """One start of scripts/serve in ``folder`` and the computer's first move of each kind."""
+    times: dict[str, float] = {}
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("AI_", "DATABASE_", "REDIS_"))}
+    # The bench polls the game every 50 ms: above the API's default rate limit.
+    env.update(PORT=str(port), HOST="127.0.0.1", PYTHONUNBUFFERED="1", API_RATE_LIMIT="100000/minute")
+    log = folder / "serve.log"  # a file, not a pipe: a full pipe would stall the server
+    start = time.monotonic()
+    with log.open("w") as out:
+        serve = subprocess.Popen(
+            ["scripts/serve"], cwd=folder, env=env, stdout=out, stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )  # fmt: skip
+    try:
+        while "is running: open" not in log.read_text():
+            if serve.poll() is not None:
+                raise SystemExit(f"scripts/serve ended before it gave the address:\n{log.read_text()}")
+            time.sleep(0.02)
+        times["address"] = time.monotonic() - start
+        address = time.monotonic()
+        base = f"http://127.0.0.1:{port}"
+        while True:
             try:
-                serve.wait(30)
-            except subprocess.TimeoutExpired:
-                os.killpg(serve.pid, signal.SIGKILL)
-                serve.wait()
+                with socket.create_connection(("127.0.0.1", port), timeout=1):
+                    break
+            except OSError:
+                time.sleep(0.05)
+        times["port"] = time.monotonic() - start
+        for kind in kinds:
+            game = call(base + "/api/v1/games", {"game": kind, "opponent": "ai", "seat": "second"})
+            while call(f"{base}/api/v1/games/{game['id']}")["ply"] < 1:
+                time.sleep(0.05)
+            times[f"{kind} first move"] = time.monotonic() - address
+    finally:
+        os.killpg(serve.pid, signal.SIGTERM)
+        try:
+            serve.wait(30)
+        except subprocess.TimeoutExpired:
+            os.killpg(serve.pid, signal.SIGKILL)
+            serve.wait()
     return times
 
 
@@ -100,9 +107,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=raw)
     parser.add_argument("--rev", default="HEAD", help="the commit to export (default HEAD)")
     parser.add_argument("--games", default="quarto,connect,ultimate", help="kinds, comma-separated")
+    parser.add_argument("--starts", type=int, default=2, help="starts in the same folder (default 2)")
     args = parser.parse_args()
-    times = run(args.rev, args.games.split(","))
-    print(f"rev {args.rev}: " + ", ".join(f"{name} {seconds:.2f} s" for name, seconds in times.items()))
+    for number, times in enumerate(run(args.rev, args.games.split(","), args.starts), 1):
+        said = ", ".join(f"{name} {seconds:.2f} s" for name, seconds in times.items())
+        print(f"rev {args.rev}, start {number}: {said}")
 
 
 if __name__ == "__main__":
