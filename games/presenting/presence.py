@@ -2,7 +2,7 @@
 
 The open sockets of each audience are counted in the ``live`` cache (shared by every
 process when it is Redis) and in this process. A player reads about the others ("Your
-opponent is connected.", "Bob (player 2) is not connected."), a spectator about every
+opponent is connected.", "Bob (Player 2) is not connected."), a spectator about every
 player, everyone how many watch (:func:`games.presenting.words.presence_text`). The page
 is rendered with the same line (:func:`presence_of`); the live layer pushes it again
 when sockets come and go.

@@ -21,14 +21,23 @@ from games.models import Game, Seat, hash_token
 
 class ServiceError(Exception):
     """A refused request: ``code`` for programs, ``message`` for people, ``status`` for HTTP;
-    ``retry_after`` the seconds to wait when it was refused for speed."""
+    ``retry_after`` the seconds to wait when it was refused for speed; ``field`` names the
+    input at fault, where there is one (a form shows the message beside it)."""
 
-    def __init__(self, code: str, message: str, status: int = 400, retry_after: int | None = None) -> None:
+    def __init__(
+        self,
+        code: str,
+        message: str,
+        status: int = 400,
+        retry_after: int | None = None,
+        field: str | None = None,
+    ) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.status = status
         self.retry_after = retry_after
+        self.field = field
 
 
 @dataclass(frozen=True)

@@ -70,7 +70,7 @@ def _spec_and_options(kind: str, options: Mapping[str, Any]) -> tuple[GameSpec, 
         spec = catalog.get(kind)
         return spec, spec.rules.clean_options(options)
     except OptionError as exc:
-        raise ServiceError(exc.code, exc.message) from exc
+        raise ServiceError(exc.code, exc.message, field=exc.option) from exc
 
 
 def _person_seat(
@@ -117,7 +117,7 @@ def create_game(
             raise ServiceError("bad_option", f"{spec.title} has no computer player yet: invite a friend.")
         level = level or spec.default_level
         if level not in spec.levels:
-            raise ServiceError("bad_option", f"level must be one of {', '.join(spec.levels)}.")
+            raise ServiceError("bad_option", f"level must be one of {', '.join(spec.levels)}.", field="level")
     else:
         level = ""
     state = spec.rules.new_state(clean)

@@ -13,13 +13,14 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.http import HttpResponseClientRedirect
 from django_htmx.middleware import HtmxDetails
 
-from games import catalog
 from games.models import Game
 from games.presenting import downloads, presence, presenters, words
 from games.presenting.audiences import rendering_for
+from games.runner import readiness
 from games.runner import turns as ai_runner
 from games.services import abandonment, actions, players, policy, ratelimit
 from games.services import moves as services
+from games.web import newgame
 from games.web.forms import NewGameForm
 
 
@@ -69,8 +70,11 @@ def limited(request: HttpRequest, action: str) -> str | None:
 
 @require_GET
 def health(request: HttpRequest) -> HttpResponse:
-    """For load balancers and monitors: the process answers and the database does too."""
+    """For load balancers and monitors: the process answers and the database does too.
+    With ``?computer``, 503 until the computer has loaded its searches (scripts/serve)."""
     Game.objects.exists()
+    if "computer" in request.GET and not readiness.computer_ready():
+        return HttpResponse("the computer is getting ready", content_type="text/plain", status=503)
     return HttpResponse("ok", content_type="text/plain")
 
 
@@ -80,41 +84,17 @@ def favicon(request: HttpRequest) -> HttpResponse:
     return HttpResponseRedirect(static("favicon.svg"), status=301)
 
 
-INPUT_TYPES = {"int": "number", "bool": "checkbox"}
-
-
-def option_fields(spec: catalog.GameSpec) -> list[dict[str, object]]:
-    """The game's new-game options as form fields, from the option specs its rules declare."""
-    return [
-        {
-            "name": o.name,
-            "label": o.label,
-            "input_type": INPUT_TYPES[o.type],
-            "default": o.default,
-            "min": o.min,
-            "max": o.max,
-            "checked": o.type == "bool" and bool(o.default),
-        }
-        for o in spec.options
-    ]
-
-
 @require_safe
 def home(request: HttpRequest) -> HttpResponse:
-    games = [
-        {
-            "kind": spec.kind,
-            "title": spec.title,
-            "levels": spec.levels,
-            "default_level": spec.default_level,
-            "template": spec.template,
-            "numbers": [f for f in option_fields(spec) if f["input_type"] == "number"],
-            "flags": [f for f in option_fields(spec) if f["input_type"] == "checkbox"],
-        }
-        for spec in catalog.CATALOG.values()
-    ]
+    return _home(request)
+
+
+def _home(request: HttpRequest, error: services.ServiceError | None = None) -> HttpResponse:
+    """The home page; after a refused new-game form, with that form as posted and its error."""
+    games = newgame.game_cards(request.POST if error else None, error)
     recent = Game.objects.filter(seats__player_id=players.player_id(request.session) or "-").distinct()[:10]
-    return render(request, "games/home.html", {"games": games, "recent": recent})
+    context = {"games": games, "recent": recent}
+    return render(request, "games/home.html", context, status=400 if error else 200)
 
 
 @require_POST
@@ -140,8 +120,7 @@ def new_game(request: HtmxHttpRequest) -> HttpResponse:
             name=session_name(request),
         )
     except services.ServiceError as exc:
-        messages.error(request, exc.message)
-        return redirect_to(request, reverse("games:home"))
+        return _home(request, exc)  # the form as typed, the error beside its field
     return redirect_to(request, created.game.get_absolute_url())
 
 
@@ -326,17 +305,20 @@ async def review_table(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 
 @require_POST
 def again(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    """A new game with the same game, options and opponent; a new coin toss."""
+    """A new game against the computer with the same game, options and level; a new coin
+    toss. Between people it would leave the friend behind: they offer a rematch instead."""
     old = get_object_or_404(Game, pk=pk)
+    if not old.ai_level:
+        messages.info(request, "In a game between people, offer a rematch: your opponent comes along.")
+        return redirect_to(request, old.get_absolute_url())
     if refusal := limited(request, "create"):
         messages.error(request, refusal)
         return redirect_to(request, old.get_absolute_url())
-    opponent = "ai" if old.ai_level else "human"
     created = services.create_game(
         old.kind,
         old.options,
-        opponent=opponent,
-        level=old.ai_level or None,
+        opponent="ai",
+        level=old.ai_level,
         player_id=player_id(request),
         allow_hints=old.allow_hints,
         allow_takebacks=old.allow_takebacks,

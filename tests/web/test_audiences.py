@@ -186,10 +186,10 @@ async def test_presence_follows_connects_and_disconnects_each_from_its_side(
     # A name is shown as soon as it is set.
     await database_sync_to_async(chat.set_name)(game.pk, Actor(player_id="p-two"), "Bob")
     line = await presence(seat_one)
-    while "Bob (player 2) is connected." not in line:
+    while "Bob (Player 2) is connected." not in line:
         line = await presence(seat_one)
     line = await presence(watchers[1])
-    while "Player 1 is connected. Bob (player 2) is connected." not in line:
+    while "Player 1 is connected. Bob (Player 2) is connected." not in line:
         line = await presence(watchers[1])
 
     await watchers.pop().disconnect()
@@ -197,11 +197,11 @@ async def test_presence_follows_connects_and_disconnects_each_from_its_side(
     line = await presence(seat_one)
     while "2 watching." not in line:
         line = await presence(seat_one)
-    assert "Bob (player 2) is not connected." in line and "Player 1" not in line
+    assert "Bob (Player 2) is not connected." in line and "Player 1" not in line
     line = await presence(watchers[0])
     while "2 watching." not in line:
         line = await presence(watchers[0])
-    assert "Player 1 is connected. Bob (player 2) is not connected." in line
+    assert "Player 1 is connected. Bob (Player 2) is not connected." in line
     for comm in [seat_one, *watchers]:
         await comm.disconnect()
 

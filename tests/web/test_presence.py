@@ -24,11 +24,11 @@ from .helpers import ONE, TWO, human_first_vs_ai, two_humans
         # Two people: each reads about the other only.
         (["", ""], [0], {0, 1}, 0, "Your opponent is connected."),
         (["", ""], [1], {1}, 2, "Your opponent is not connected. 2 watching."),
-        (["Ann", "Bob"], [0], {0}, 0, "Bob (player 2) is not connected."),
+        (["Ann", "Bob"], [0], {0}, 0, "Bob (Player 2) is not connected."),
         # A spectator reads about every player.
-        (["", "Bob"], [], {1}, 1, "Player 1 is not connected. Bob (player 2) is connected. 1 watching."),
+        (["", "Bob"], [], {1}, 1, "Player 1 is not connected. Bob (Player 2) is connected. 1 watching."),
         # Three or four players: each other player by seat.
-        (["", "", "Cy"], [1], {0, 2}, 0, "Player 1 is connected. Cy (player 3) is connected."),
+        (["", "", "Cy"], [1], {0, 2}, 0, "Player 1 is connected. Cy (Player 3) is connected."),
         (
             ["", "", "", ""],
             [0],
@@ -72,10 +72,10 @@ def test_the_page_is_rendered_with_the_line_its_socket_pushes(client: Client) ->
     presence.arrive(game.pk, ["watch"])
     game = Game.objects.get(pk=game.pk)
     page = browser_of(client, "s-one").get(game.get_absolute_url()).content.decode()
-    assert presence.presence_of(game, ONE) == "Bob (player 2) is connected. 1 watching."
+    assert presence.presence_of(game, ONE) == "Bob (Player 2) is connected. 1 watching."
     pushed = presenters.presence_html(presence.presence_of(game, ONE))
     assert paragraph(page) == paragraph(pushed).replace(' hx-swap-oob="true"', "")
-    assert "Bob (player 2) is connected. 1 watching." in paragraph(page)
+    assert "Bob (Player 2) is connected. 1 watching." in paragraph(page)
 
 
 @pytest.mark.django_db
