@@ -22,7 +22,8 @@ from typing import Any, Protocol
 
 from django.conf import settings
 
-from games.live import push
+from games.live import heartbeat, rounds
+from games.presenting import audiences, presence
 from games.services.fallback_cache import FallbackRedisCache, redis_down
 
 log = logging.getLogger(__name__)
@@ -49,19 +50,19 @@ def bind(loop: asyncio.AbstractEventLoop) -> None:
     """Start the checks on the server's loop (once), when the live cache is on Redis."""
     if id(loop) in _bound or settings.WS_REDIS_CHECK <= 0:
         return
-    if not isinstance(push.live_cache(), FallbackRedisCache):
+    if not isinstance(audiences.live_cache(), FallbackRedisCache):
         return
     _bound.add(id(loop))
     first = loop.create_task(check())  # marks this process now: a restart from then on is seen
     _first.add(first)
     first.add_done_callback(_first.discard)
-    push.every(loop, settings.WS_REDIS_CHECK, check)
+    heartbeat.every(loop, settings.WS_REDIS_CHECK, check)
 
 
 def _look() -> str:
     """ "down", "wiped" or "ok"; marks this process in Redis."""
     global _marked
-    cache = push.live_cache()
+    cache = audiences.live_cache()
     found = cache.get(MARKER)
     if redis_down():
         return "down"
@@ -75,16 +76,16 @@ def _look() -> str:
 
 def _count_again() -> None:
     """Add this process's open sockets to the counts in Redis again."""
-    cache = push.live_cache()
-    for (game_id, audience), n in list(push.local_counts.items()):
-        key = push._count_key(game_id, audience)
-        cache.add(key, 0, push.COUNT_TTL)
+    cache = audiences.live_cache()
+    for (game_id, audience), n in list(presence.local_counts.items()):
+        key = audiences.count_key(game_id, audience)
+        cache.add(key, 0, audiences.COUNT_TTL)
         cache.incr(key, n)
 
 
 async def check() -> None:
     try:
-        state = await push.in_worker(_look)
+        state = await rounds.in_worker(_look)
     except Exception:
         log.exception("could not check Redis; trying again")
         return

@@ -20,7 +20,7 @@ from django.db.models import QuerySet
 from games.events import GameEvent, publish
 from games.models import ChatLine, ChatMute, Game, Seat, hash_token
 from games.services import policy, ratelimit
-from games.services.moves import Actor, ServiceError, _locked_game
+from games.services.base import Actor, ServiceError, locked_game
 
 SHOWN_LINES = 30
 NAME_MAX_LENGTH = 24
@@ -93,7 +93,7 @@ def say(game_id: int, actor: Actor, text: object) -> ChatLine:
     """Add a line for the seat ``actor`` holds (the first, in hot-seat play)."""
     text = clean_text(text)
     with transaction.atomic():
-        game = _locked_game(game_id)
+        game = locked_game(game_id)
         if refusal := policy.chat_refusal(game, actor):
             raise refusal
         seat = game.seat_list[policy.seats_of(game, actor)[0]]
@@ -102,7 +102,9 @@ def say(game_id: int, actor: Actor, text: object) -> ChatLine:
         key = (seat_keys(seat) or [f"{game.pk}:{seat.index}"])[0]
         wait = ratelimit.hit(f"chat:{key}", ratelimit.parse_rate(settings.RATE_LIMIT_CHAT))
         if wait:
-            raise ServiceError("rate_limited", f"You are chatting too fast: try again in {wait} s.", 429)
+            raise ServiceError(
+                "rate_limited", f"You are chatting too fast: try again in {wait} s.", 429, retry_after=wait
+            )
         line = ChatLine.objects.create(game=game, seat=seat.index, name=seat.name, text=text)
         publish(GameEvent(game.pk, game.ply, "chat"))
     return line
@@ -112,7 +114,7 @@ def set_name(game_id: int, actor: Actor, name: object) -> str:
     """Give the seats ``actor`` holds in the game a display name; returns the cleaned name."""
     name = clean_name(name)
     with transaction.atomic():
-        game = _locked_game(game_id)
+        game = locked_game(game_id)
         held = policy.seats_of(game, actor)
         if not held:
             raise ServiceError("not_your_seat", "Only a player may name their seat.", 403)

@@ -11,13 +11,13 @@ from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from games import catalog
 from games.models import Game
 from games.presenting import presenters, words
 from games.services import players
-from games.services.moves import Actor
+from games.services.base import Actor
 
 PER_PAGE = 20
 
@@ -59,7 +59,7 @@ def _result(game: Game, mine: list[int], seats: list[Any]) -> str:
     return str(Game.Status(game.status).label)
 
 
-@require_GET
+@require_safe
 def history(request: HttpRequest) -> HttpResponse:
     kind = request.GET.get("kind", "")
     if kind not in catalog.CATALOG:
@@ -114,7 +114,7 @@ def at_ply(game: Game, ply: int) -> Game:
     return snapshot
 
 
-@require_GET
+@require_safe
 def replay(request: HttpRequest, pk: int) -> HttpResponse:
     game = get_object_or_404(Game, pk=pk)
     last = len(game.move_rows)

@@ -5,23 +5,21 @@ from __future__ import annotations
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.contrib import messages
-from django.core.cache import caches
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.templatetags.static import static
 from django.urls import reverse
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django_htmx.http import HttpResponseClientRedirect
 from django_htmx.middleware import HtmxDetails
 
-from games import catalog
-from games.live import push as live
 from games.models import Game
-from games.presenting import downloads, presenters, words
+from games.presenting import downloads, presence, presenters, words
+from games.presenting.audiences import rendering_for
 from games.runner import turns as ai_runner
-from games.services import actions, players, policy, ratelimit
+from games.services import abandonment, actions, players, policy, ratelimit
 from games.services import moves as services
-from games.services.fallback_cache import FallbackRedisCache, redis_down
+from games.web import newgame
 from games.web.forms import NewGameForm
 
 
@@ -49,7 +47,7 @@ def actor_for(request: HttpRequest) -> services.Actor:
     return services.Actor(player_id=players.identify(request.session))
 
 
-def _redirect(request: HtmxHttpRequest, url: str) -> HttpResponse:
+def redirect_to(request: HtmxHttpRequest, url: str) -> HttpResponse:
     if request.htmx:
         return HttpResponseClientRedirect(url)
     return HttpResponseRedirect(url, status=303)
@@ -69,82 +67,34 @@ def limited(request: HttpRequest, action: str) -> str | None:
     return f"{sentence}: try again in {wait} s." if wait else None
 
 
-@require_GET
-def health(request: HttpRequest) -> HttpResponse:
-    """For load balancers and monitors: the process answers and the database does too
-    (else the database middleware's 503). Redis unreachable: 503 with ``"status":
-    "degraded"``, though the site still serves; ``?degraded=ok`` answers 200 then, for a
-    load balancer that should keep sending players (docs/deployment.md)."""
-    Game.objects.exists()
-    state = health_state()
-    degraded = state["status"] != "ok"
-    response = JsonResponse(state, status=503 if degraded and request.GET.get("degraded") != "ok" else 200)
-    if degraded:
-        response["Retry-After"] = "5"
-    response["Cache-Control"] = "no-store"
-    return response
-
-
-def health_state() -> dict[str, str]:
-    redis = "unused"
-    if any(isinstance(caches[alias], FallbackRedisCache) for alias in ("default", "live")):
-        caches["default"].get("healthz")  # reaches Redis at most once per retry interval
-        redis = "unreachable" if redis_down() else "ok"
-    return {"status": "degraded" if redis == "unreachable" else "ok", "database": "ok", "redis": redis}
-
-
-@require_GET
+@require_safe
 def favicon(request: HttpRequest) -> HttpResponse:
     """``/favicon.ico``, which browsers ask for on pages that name no icon: the site's SVG icon."""
     return HttpResponseRedirect(static("favicon.svg"), status=301)
 
 
-INPUT_TYPES = {"int": "number", "bool": "checkbox"}
-
-
-def option_fields(spec: catalog.GameSpec) -> list[dict[str, object]]:
-    """The game's new-game options as form fields, from the option specs its rules declare."""
-    return [
-        {
-            "name": o.name,
-            "label": o.label,
-            "input_type": INPUT_TYPES[o.type],
-            "default": o.default,
-            "min": o.min,
-            "max": o.max,
-            "checked": o.type == "bool" and bool(o.default),
-        }
-        for o in spec.options
-    ]
-
-
-@require_GET
+@require_safe
 def home(request: HttpRequest) -> HttpResponse:
-    games = [
-        {
-            "kind": spec.kind,
-            "title": spec.title,
-            "levels": spec.levels,
-            "default_level": spec.default_level,
-            "template": spec.template,
-            "numbers": [f for f in option_fields(spec) if f["input_type"] == "number"],
-            "flags": [f for f in option_fields(spec) if f["input_type"] == "checkbox"],
-        }
-        for spec in catalog.CATALOG.values()
-    ]
+    return _home(request)
+
+
+def _home(request: HttpRequest, error: services.ServiceError | None = None) -> HttpResponse:
+    """The home page; after a refused new-game form, with that form as posted and its error."""
+    games = newgame.game_cards(request.POST if error else None, error)
     recent = Game.objects.filter(seats__player_id=players.player_id(request.session) or "-").distinct()[:10]
-    return render(request, "games/home.html", {"games": games, "recent": recent})
+    context = {"games": games, "recent": recent}
+    return render(request, "games/home.html", context, status=400 if error else 200)
 
 
 @require_POST
 def new_game(request: HtmxHttpRequest) -> HttpResponse:
     if refusal := limited(request, "create"):
         messages.error(request, refusal)
-        return _redirect(request, reverse("games:home"))
+        return redirect_to(request, reverse("games:home"))
     form = NewGameForm(request.POST)
     if not form.is_valid():
         messages.error(request, "The new-game form was incomplete: " + form.errors.as_text())
-        return _redirect(request, reverse("games:home"))
+        return redirect_to(request, reverse("games:home"))
     data = form.cleaned_data
     try:
         created = services.create_game(
@@ -159,37 +109,34 @@ def new_game(request: HtmxHttpRequest) -> HttpResponse:
             name=session_name(request),
         )
     except services.ServiceError as exc:
-        messages.error(request, exc.message)
-        return _redirect(request, reverse("games:home"))
-    return _redirect(request, created.game.get_absolute_url())
+        return _home(request, exc)  # the form as typed, the error beside its field
+    return redirect_to(request, created.game.get_absolute_url())
 
 
-@require_GET
+@require_safe
 def detail(request: HttpRequest, pk: int) -> HttpResponse:
     game = get_object_or_404(Game, pk=pk)
     actor = actor_for(request)
     context = presenters.game_context(game, actor)
-    context["presence_text"] = live.presence_of(game, actor)
+    context["presence_text"] = presence.presence_of(game, actor)
     if "invite_url" in context:  # policy.may_see_invite: the seat holders of a waiting game
         context["invite_url"] = request.build_absolute_uri(context["invite_url"])
     return render(request, "games/game.html", context)
 
 
-@require_GET
+@require_safe
 def partials(request: HttpRequest, pk: int) -> HttpResponse:
     """The current board, pieces and status: how a client that missed a push resyncs, and
     how a page without a socket keeps current. A player's poll says their page is open, as
     a socket would: without that, a page whose socket was refused looked gone."""
     game = get_object_or_404(Game, pk=pk)
     actor = actor_for(request)
-    held = policy.seats_of(game, actor) if policy.is_playing(game) else []
-    if held and actions.seats_back(game.pk, held):
-        live.broadcast(game.pk, game.ply)  # the others' claim buttons go away
-        game.refresh_from_db()
+    if policy.is_playing(game):
+        abandonment.page_polled(game.pk, game.ply, policy.seats_of(game, actor))
     return HttpResponse(presenters.render_partials(game, actor))
 
 
-@require_GET
+@require_safe
 def record(request: HttpRequest, pk: int) -> HttpResponse:
     """The game record to download: ``?format=text`` (the default) or ``json``."""
     game = get_object_or_404(Game, pk=pk)
@@ -202,18 +149,20 @@ def record(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def move(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     ply_text = request.POST.get("ply", "")
+    revision_text = request.POST.get("revision", "")
     text = request.POST.get("move", "")
     error = None
     game = None
     try:
         ply = int(ply_text)
+        revision = int(revision_text) if revision_text else None  # older pages send none
     except ValueError:
         error = "The form did not say which position it was made for; reload the page."
     if error is None:
         error = limited(request, "move")
     if error is None:
         try:
-            game = services.play_move(pk, actor_for(request), text, ply)
+            game = services.play_move(pk, actor_for(request), text, ply, revision)
         except services.ServiceError as exc:
             if exc.code == "not_found":
                 return HttpResponse(exc.message, status=404)
@@ -222,7 +171,7 @@ def move(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         # 200 so htmx swaps the error into the status line (it ignores 4xx bodies).
         if game is not None and error is None:
             # The mover's audience rendering, rendered once for this answer and the push.
-            return HttpResponse(live.rendering_for(game, actor_for(request)))
+            return HttpResponse(rendering_for(game, actor_for(request)))
         game = game or get_object_or_404(Game, pk=pk)
         return HttpResponse(presenters.render_partials(game, actor_for(request), error))
     if error:
@@ -246,14 +195,16 @@ def game_action(request: HtmxHttpRequest, pk: int, action: str) -> HttpResponse:
         error = "The form did not say which position it was made for; reload the page."
     if error is None:
         error = limited(request, "move")
+    if error is None and action == "rematch" and request.POST.get("answer") != "no":
+        error = limited(request, "create")  # a rematch is a game created, like "Play again"
     if error is None:
         actor = actor_for(request)
         try:
             if action == "resign":
                 game = actions.resign(pk, actor, ply)
             elif action == "claim":
-                outcome: actions.ClaimKind = "draw" if request.POST.get("outcome") == "draw" else "win"
-                game = actions.claim(pk, actor, outcome, ply)
+                outcome: abandonment.ClaimKind = "draw" if request.POST.get("outcome") == "draw" else "win"
+                game = abandonment.claim(pk, actor, outcome, ply)
             else:
                 game = actions.ACTIONS[action](pk, actor, request.POST.get("answer") != "no", ply)
         except services.ServiceError as exc:
@@ -261,7 +212,7 @@ def game_action(request: HtmxHttpRequest, pk: int, action: str) -> HttpResponse:
                 return HttpResponse(exc.message, status=404)
             error = exc.message
     if game is not None and game.rematch_id is not None and action == "rematch":
-        return _redirect(request, reverse("games:detail", args=[game.rematch_id]))
+        return redirect_to(request, reverse("games:detail", args=[game.rematch_id]))
     if request.htmx:
         if error is None:
             # The push (or, with the socket down, the page's poll) brings the new position:
@@ -280,7 +231,7 @@ async def hint(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     Async, and the search runs in the AI executor: a long analysis never holds the
     thread that serves everyone's synchronous views.
     """
-    if request.method != "GET":
+    if request.method not in ("GET", "HEAD"):
         return HttpResponse(status=405)
     game = await sync_to_async(_load_game)(pk)
     actor = await sync_to_async(actor_for)(request)
@@ -300,7 +251,7 @@ async def hint(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         html = await sync_to_async(presenters.render_partials)(game, actor, refusal, values)
         return HttpResponse(html)
     context = await sync_to_async(presenters.game_context)(game, actor, refusal, values)
-    context["presence_text"] = await sync_to_async(live.presence_of)(game, actor)
+    context["presence_text"] = await sync_to_async(presence.presence_of)(game, actor)
     return await sync_to_async(render)(request, "games/game.html", context)
 
 
@@ -310,7 +261,7 @@ def _load_game(pk: int) -> Game:
     return game
 
 
-@require_GET
+@require_safe
 def review(request: HttpRequest, pk: int) -> HttpResponse:
     """The post-game review page; its table is computed separately (it can take seconds)."""
     game = get_object_or_404(Game, pk=pk)
@@ -321,7 +272,7 @@ def review(request: HttpRequest, pk: int) -> HttpResponse:
 
 async def review_table(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """Every action judged best, inaccuracy or blunder, and the first that lost a drawn game."""
-    if request.method != "GET":
+    if request.method not in ("GET", "HEAD"):
         return HttpResponse(status=405)
     game = await sync_to_async(_load_game)(pk)
     refusal = await sync_to_async(policy.review_refusal)(game)
@@ -348,25 +299,29 @@ async def review_table(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 
 @require_POST
 def again(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    """A new game with the same game, options and opponent; a new coin toss."""
+    """A new game against the computer with the same game, options and level; a new coin
+    toss. Between people it would leave the friend behind: they offer a rematch instead."""
     old = get_object_or_404(Game, pk=pk)
+    if not old.ai_level:
+        messages.info(request, "In a game between people, offer a rematch: your opponent comes along.")
+        return redirect_to(request, old.get_absolute_url())
     if refusal := limited(request, "create"):
         messages.error(request, refusal)
-        return _redirect(request, old.get_absolute_url())
-    opponent = "ai" if old.ai_level else "human"
+        return redirect_to(request, old.get_absolute_url())
     created = services.create_game(
         old.kind,
         old.options,
-        opponent=opponent,
-        level=old.ai_level or None,
+        opponent="ai",
+        level=old.ai_level,
         player_id=player_id(request),
         allow_hints=old.allow_hints,
         allow_takebacks=old.allow_takebacks,
         name=session_name(request),
     )
-    return _redirect(request, created.game.get_absolute_url())
+    return redirect_to(request, created.game.get_absolute_url())
 
 
+@require_http_methods(["GET", "HEAD", "POST"])
 def join(request: HttpRequest, code: str) -> HttpResponse:
     game = get_object_or_404(Game, invite_code=code)
     if request.method == "POST":

@@ -11,8 +11,9 @@ from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.test import Client
 
-from games.live import consumers, push
+from games.live import consumers, rounds
 from games.models import Game
+from games.presenting import audiences
 from games.services import ratelimit
 from quarto_site.asgi import application
 
@@ -49,6 +50,28 @@ def test_creating_games_too_fast_is_refused_with_a_message(client: Client, setti
     # Another address is not affected.
     Client(REMOTE_ADDR="10.3.3.3").post("/games/new", NEW)
     assert Game.objects.count() == 3
+
+
+def test_a_rematch_counts_as_a_game_created(client: Client, settings: Any, no_ai_reply: None) -> None:
+    settings.RATE_LIMIT_CREATE = "2/minute"
+    client.post("/games/new", NEW)
+    game = Game.objects.get()
+    for _ in range(3):  # resign, rematch, resign, rematch ...
+        client.post(f"/games/{game.pk}/resign", {"ply": str(game.ply)})
+        client.post(f"/games/{game.pk}/rematch", {"ply": str(game.ply), "answer": "yes"})
+        game.refresh_from_db()
+        if game.rematch is not None:
+            game = game.rematch
+    assert Game.objects.count() == 2  # the first game and one rematch
+    response = client.post(f"/games/{game.pk}/rematch", {"ply": str(game.ply), "answer": "yes"}, follow=True)
+    assert "You are starting games too fast: try again in" in response.content.decode()
+    game.refresh_from_db()
+    assert game.rematch is None and Game.objects.count() == 2
+    htmx = client.post(f"/games/{game.pk}/rematch", {"ply": str(game.ply), "answer": "yes"}, headers=HTMX)
+    assert "You are starting games too fast" in htmx.content.decode()
+    # Declining a rematch creates nothing and is not counted.
+    declined = client.post(f"/games/{game.pk}/rematch", {"ply": str(game.ply), "answer": "no"}, follow=True)
+    assert "too fast" not in declined.content.decode()
 
 
 def test_moving_too_fast_is_said_in_the_status_line(client: Client, settings: Any, no_ai_reply: None) -> None:
@@ -104,7 +127,7 @@ async def test_a_burst_of_frames_costs_one_resync_and_no_render(
     game = await database_sync_to_async(human_first_vs_ai)()
     renders: list[str] = []
     resyncs: list[int] = []
-    real_render, real_current = push.render, push.current
+    real_render, real_current = audiences.render, rounds.current
 
     def counted_render(game: Any, seats: Any, audience: str) -> str:
         renders.append(audience)
@@ -114,8 +137,8 @@ async def test_a_burst_of_frames_costs_one_resync_and_no_render(
         resyncs.append(game_id)
         return await real_current(game_id, audience)
 
-    monkeypatch.setattr(push, "render", counted_render)
-    monkeypatch.setattr(push, "current", counted_current)
+    monkeypatch.setattr(audiences, "render", counted_render)
+    monkeypatch.setattr(rounds, "current", counted_current)
     comm = WebsocketCommunicator(application, f"/ws/games/{game.pk}/", headers=ORIGIN)
     assert (await comm.connect())[0]
     await comm.receive_from()

@@ -11,7 +11,7 @@ from django.test import Client
 from django.utils import timezone
 
 from games.models import Game, Seat
-from games.services import actions, policy
+from games.services import abandonment, policy
 from games.services.moves import ServiceError
 
 from .helpers import ONE, two_humans
@@ -42,7 +42,7 @@ def test_a_polling_page_keeps_its_seat_from_being_claimed(settings: Any) -> None
     assert seat.left_at is None and seat.seen_at is not None
     assert policy.gone_seats(Game.objects.get(pk=game.pk)) == []
     with pytest.raises(ServiceError):
-        actions.claim(game.pk, ONE, "win", 0)
+        abandonment.claim(game.pk, ONE, "win", 0)
     assert Game.objects.get(pk=game.pk).status == Game.Status.PLAYING
 
 
