@@ -48,10 +48,20 @@ def _scheme(scope: dict[str, Any]) -> str:
     return "https" if scope.get("scheme") == "wss" else "http"
 
 
+def _bracketed(host: str) -> str:
+    return f"[{host}]" if ":" in host else host  # an IPv6 address, as ALLOWED_HOSTS writes it
+
+
+def _allowed_hosts() -> list[str]:
+    if settings.DEBUG and not settings.ALLOWED_HOSTS:  # as Django allows its pages then
+        return [".localhost", "127.0.0.1", "[::1]"]
+    return list(settings.ALLOWED_HOSTS)
+
+
 def allowed_origin(scope: dict[str, Any]) -> bool:
     sent = _header(scope, b"origin")
     origin = _origin(sent) if sent else None
-    if origin is None or not validate_host(origin[1], settings.ALLOWED_HOSTS):
+    if origin is None or not validate_host(_bracketed(origin[1]), _allowed_hosts()):
         return False
     trusted = {_origin(o) for o in settings.CSRF_TRUSTED_ORIGINS}
     if origin in trusted:

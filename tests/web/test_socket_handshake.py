@@ -42,6 +42,8 @@ async def test_a_socket_to_an_unrouted_path_is_refused_without_an_error(
         (b"http://127.0.0.1:8000", b"127.0.0.1:8000", "ws", True),
         (b"https://127.0.0.1:8443", b"127.0.0.1:8443", "wss", True),
         (b"http://localhost", None, "ws", True),  # no Host header: the default port
+        (b"http://[::1]:8000", b"[::1]:8000", "ws", True),
+        (b"http://[::1]:9999", b"[::1]:8000", "ws", False),
         (b"http://127.0.0.1:9999", b"127.0.0.1:8000", "ws", False),  # another port
         (b"http://127.0.0.1:9999", None, "ws", False),
         (b"https://127.0.0.1:8000", b"127.0.0.1:8000", "ws", False),  # another scheme
