@@ -20,7 +20,7 @@ from games.services import fallback_cache
 from quarto_site import settings as site_settings
 from quarto_site.asgi import application
 
-from .redis_server import RedisServer, redis_server, wait_for  # noqa: F401  # a fixture
+from .redis_server import RedisServer, wait_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -30,7 +30,7 @@ ORIGIN = [(b"origin", b"http://localhost")]
 
 @pytest.fixture
 def on_redis(
-    redis_server: RedisServer,  # noqa: F811
+    redis_server: RedisServer,
     settings: Any,
     monkeypatch: pytest.MonkeyPatch,
 ) -> Iterator[RedisServer]:

@@ -8,13 +8,20 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import redis
 import requests
+from asgiref.sync import async_to_sync
+
+from games.live import recovery
+from games.presenting import audiences, presence
+from games.services import fallback_cache
+from quarto_site import settings as site_settings
 
 from ..e2e.conftest import Processes
-from .redis_server import RedisServer, redis_server, wait_for  # noqa: F401  # a fixture
+from .redis_server import RedisServer, wait_for
 from .test_restart import embedded_env
 from .ws_client import WsClient
 
@@ -22,7 +29,7 @@ JSON = {"Content-Type": "application/json"}
 
 
 @pytest.fixture
-def two_servers(redis_server: RedisServer, tmp_path: Path) -> Iterator[tuple[str, str]]:  # noqa: F811
+def two_servers(redis_server: RedisServer, tmp_path: Path) -> Iterator[tuple[str, str]]:
     env = embedded_env(tmp_path)
     env.update(REDIS_URL=redis_server.url, CHANNEL_PREFIX=f"restart{redis_server.port}")
     env.update(WS_REDIS_CHECK="0.5", WS_PRESENCE_DELAY="0.1")
@@ -44,7 +51,7 @@ def healthy(base: str) -> bool:
 @pytest.mark.slow
 def test_a_page_on_one_server_gets_the_moves_of_another_after_redis_restarts(
     two_servers: tuple[str, str],
-    redis_server: RedisServer,  # noqa: F811
+    redis_server: RedisServer,
 ) -> None:
     a, b = two_servers
     made = requests.post(b + "/api/v1/games", json={"game": "tictactoe", "opponent": "human"}, headers=JSON)
@@ -83,3 +90,58 @@ def test_a_page_on_one_server_gets_the_moves_of_another_after_redis_restarts(
         assert page.receive_json_until(lambda m: m["type"] == "state" and m["ply"] == 2, timeout=5)
     finally:
         page.close()
+
+
+class FakeSocket:
+    """What the check asks of an open socket."""
+
+    def __init__(self) -> None:
+        self.paused = False
+        self.calls: list[str] = []
+
+    async def pause(self) -> None:
+        self.paused = True
+        self.calls.append("pause")
+
+    async def recover(self) -> None:
+        self.paused = False
+        self.calls.append("recover")
+
+
+@pytest.fixture
+def caches_on(
+    redis_server: RedisServer, settings: Any, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[RedisServer]:
+    before = settings.CACHES
+    settings.CACHES = site_settings.redis_caches(redis_server.url, "test-restart")
+    monkeypatch.setattr(fallback_cache, "RETRY_SECONDS", 0.0)
+    monkeypatch.setattr(recovery, "_marked", False)
+    yield redis_server
+    settings.CACHES = before
+    presence.local_counts.clear()
+
+
+def test_a_restart_nobody_saw_still_counts_the_sockets_again(caches_on: RedisServer) -> None:
+    """Redis back empty before any call of this process failed: found by its missing key."""
+    socket = FakeSocket()
+    recovery.sockets.add(socket)
+    try:
+        presence.arrive(7, ["seat-0"])
+        async_to_sync(recovery.check)()
+        assert socket.calls == []
+        redis.Redis.from_url(caches_on.url).flushall()  # what a restart without a disk leaves
+        assert presence.counts(7, [audiences.ANY]) == {audiences.ANY: 1}  # this process's own
+        presence.local_counts.clear()  # as another process sees it
+        assert presence.counts(7, [audiences.ANY]) == {audiences.ANY: 0}
+        presence.local_counts[7, "seat-0"] = presence.local_counts[7, audiences.ANY] = 1
+
+        async_to_sync(recovery.check)()
+
+        assert socket.calls == ["recover"]
+        presence.local_counts.clear()
+        assert presence.counts(7, ["seat-0", audiences.ANY]) == {"seat-0": 1, audiences.ANY: 1}
+        caches_on.stop()
+        async_to_sync(recovery.check)()
+        assert socket.calls == ["recover", "pause"] and socket.paused
+    finally:
+        recovery.sockets.discard(socket)
