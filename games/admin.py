@@ -12,7 +12,7 @@ from django.utils.safestring import SafeString, mark_safe
 
 from games.presenting import presenters
 from games.services import chat, moderation, stats
-from games.services.moves import ServiceError
+from games.services.base import ServiceError
 
 from .models import ChatLine, ChatMute, Game, Move, Seat
 

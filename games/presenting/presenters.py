@@ -25,7 +25,7 @@ from games.models import Game
 from games.presenting import words
 from games.runner import readiness
 from games.services import chat, moderation, policy
-from games.services.moves import Actor
+from games.services.base import Actor
 
 PARTIALS = ("board", "pieces", "status", "actions", "seats", "chat")
 # Without JavaScript (no pushes), a page whose computer is to move reloads itself this often.

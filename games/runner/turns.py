@@ -42,7 +42,8 @@ from games.events import GameEvent
 from games.models import Game
 from games.runner import queue, readiness
 from games.runner.pools import AnalysisGate, Busy, analyse, executor_factory, gate, review
-from games.services.moves import AI, ServiceError, play_move
+from games.services.base import AI, ServiceError
+from games.services.moves import play_move
 
 log = logging.getLogger(__name__)
 

@@ -13,12 +13,12 @@ from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 from django_htmx.middleware import HtmxDetails
 
-from games.live import push as live
 from games.models import Game
-from games.presenting import downloads, presenters, words
+from games.presenting import downloads, presence, presenters, words
+from games.presenting.audiences import rendering_for
 from games.runner import readiness
 from games.runner import turns as ai_runner
-from games.services import actions, players, policy, ratelimit
+from games.services import abandonment, actions, players, policy, ratelimit
 from games.services import moves as services
 from games.web import newgame
 from games.web.forms import NewGameForm
@@ -48,7 +48,7 @@ def actor_for(request: HttpRequest) -> services.Actor:
     return services.Actor(player_id=players.player_id(request.session))
 
 
-def _redirect(request: HtmxHttpRequest, url: str) -> HttpResponse:
+def redirect_to(request: HtmxHttpRequest, url: str) -> HttpResponse:
     if request.htmx:
         return HttpResponseClientRedirect(url)
     return HttpResponseRedirect(url, status=303)
@@ -101,11 +101,11 @@ def _home(request: HttpRequest, error: services.ServiceError | None = None) -> H
 def new_game(request: HtmxHttpRequest) -> HttpResponse:
     if refusal := limited(request, "create"):
         messages.error(request, refusal)
-        return _redirect(request, reverse("games:home"))
+        return redirect_to(request, reverse("games:home"))
     form = NewGameForm(request.POST)
     if not form.is_valid():
         messages.error(request, "The new-game form was incomplete: " + form.errors.as_text())
-        return _redirect(request, reverse("games:home"))
+        return redirect_to(request, reverse("games:home"))
     data = form.cleaned_data
     try:
         created = services.create_game(
@@ -121,7 +121,7 @@ def new_game(request: HtmxHttpRequest) -> HttpResponse:
         )
     except services.ServiceError as exc:
         return _home(request, exc)  # the form as typed, the error beside its field
-    return _redirect(request, created.game.get_absolute_url())
+    return redirect_to(request, created.game.get_absolute_url())
 
 
 @require_GET
@@ -129,7 +129,7 @@ def detail(request: HttpRequest, pk: int) -> HttpResponse:
     game = get_object_or_404(Game, pk=pk)
     actor = actor_for(request)
     context = presenters.game_context(game, actor)
-    context["presence_text"] = live.presence_of(game, actor)
+    context["presence_text"] = presence.presence_of(game, actor)
     if "invite_url" in context:  # policy.may_see_invite: the seat holders of a waiting game
         context["invite_url"] = request.build_absolute_uri(context["invite_url"])
     return render(request, "games/game.html", context)
@@ -175,7 +175,7 @@ def move(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         # 200 so htmx swaps the error into the status line (it ignores 4xx bodies).
         if game is not None and error is None:
             # The mover's audience rendering, rendered once for this answer and the push.
-            return HttpResponse(live.rendering_for(game, actor_for(request)))
+            return HttpResponse(rendering_for(game, actor_for(request)))
         game = game or get_object_or_404(Game, pk=pk)
         return HttpResponse(presenters.render_partials(game, actor_for(request), error))
     if error:
@@ -205,8 +205,8 @@ def game_action(request: HtmxHttpRequest, pk: int, action: str) -> HttpResponse:
             if action == "resign":
                 game = actions.resign(pk, actor, ply)
             elif action == "claim":
-                outcome: actions.ClaimKind = "draw" if request.POST.get("outcome") == "draw" else "win"
-                game = actions.claim(pk, actor, outcome, ply)
+                outcome: abandonment.ClaimKind = "draw" if request.POST.get("outcome") == "draw" else "win"
+                game = abandonment.claim(pk, actor, outcome, ply)
             else:
                 game = actions.ACTIONS[action](pk, actor, request.POST.get("answer") != "no", ply)
         except services.ServiceError as exc:
@@ -214,7 +214,7 @@ def game_action(request: HtmxHttpRequest, pk: int, action: str) -> HttpResponse:
                 return HttpResponse(exc.message, status=404)
             error = exc.message
     if game is not None and game.rematch_id is not None and action == "rematch":
-        return _redirect(request, reverse("games:detail", args=[game.rematch_id]))
+        return redirect_to(request, reverse("games:detail", args=[game.rematch_id]))
     if request.htmx:
         if error is None:
             # The push (or, with the socket down, the page's poll) brings the new position:
@@ -253,7 +253,7 @@ async def hint(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         html = await sync_to_async(presenters.render_partials)(game, actor, refusal, values)
         return HttpResponse(html)
     context = await sync_to_async(presenters.game_context)(game, actor, refusal, values)
-    context["presence_text"] = await sync_to_async(live.presence_of)(game, actor)
+    context["presence_text"] = await sync_to_async(presence.presence_of)(game, actor)
     return await sync_to_async(render)(request, "games/game.html", context)
 
 
@@ -306,10 +306,10 @@ def again(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     old = get_object_or_404(Game, pk=pk)
     if not old.ai_level:
         messages.info(request, "In a game between people, offer a rematch: your opponent comes along.")
-        return _redirect(request, old.get_absolute_url())
+        return redirect_to(request, old.get_absolute_url())
     if refusal := limited(request, "create"):
         messages.error(request, refusal)
-        return _redirect(request, old.get_absolute_url())
+        return redirect_to(request, old.get_absolute_url())
     created = services.create_game(
         old.kind,
         old.options,
@@ -320,7 +320,7 @@ def again(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         allow_takebacks=old.allow_takebacks,
         name=session_name(request),
     )
-    return _redirect(request, created.game.get_absolute_url())
+    return redirect_to(request, created.game.get_absolute_url())
 
 
 def join(request: HttpRequest, code: str) -> HttpResponse:
