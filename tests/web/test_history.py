@@ -160,3 +160,14 @@ def test_statistics_match_the_data(client: Client) -> None:
     html = client.get("/admin/games/game/stats/").content.decode()
     assert "Games per day" in html and "<td>2</td><td>1</td><td>1</td><td>2</td><td>6</td>" in html
     assert "4 of 6 games (67%)" in html
+
+
+def test_a_winner_named_with_brackets_is_said_without_nesting_them(client: Client) -> None:
+    # A record exported from a game against the computer names that seat "computer (expert)".
+    import_game("quarto", {}, SECOND_WINS, names=["Ann", "computer (expert)"])
+    game = two_humans()
+    finished_at = {"status": Game.Status.WON, "winner": 1, "result": {"winner": 1, "lines": []}}
+    Game.objects.filter(pk=game.pk).update(**finished_at)
+    html = client.get("/games/history").content.decode()
+    assert "Computer (expert) won" in html and "(computer (expert))" not in html
+    assert "Player 2 won" in html  # a person without a name
