@@ -27,6 +27,7 @@ from games.events import GameEvent, publish
 from games.formats import records
 from games.models import Game, Move, Seat, hash_token
 from games.services import copies
+from games.services.names import BadName, record_names
 
 log = logging.getLogger(__name__)
 
@@ -382,12 +383,16 @@ def import_game(
     spec, clean = _spec_and_options(kind, options)
     rules = spec.rules
     state = rules.new_state(clean)
+    try:
+        seat_names = record_names(names)
+    except BadName as exc:
+        raise ServiceError("bad_record", str(exc)) from None
     token = secrets.token_urlsafe(24) if with_token else None
     with transaction.atomic():
         game = Game.objects.create(kind=kind, options=clean, status=Game.Status.PLAYING, allow_hints=True)
         now = timezone.now()
         for index in range(state.num_players):
-            name = names[index][:40] if index < len(names) else ""
+            name = seat_names[index] if index < len(seat_names) else ""
             _person_seat(game, index, player_id, token, now, name)
         for ply, text in enumerate(moves, start=1):
             try:
