@@ -145,15 +145,20 @@ def new_game(request: HtmxHttpRequest) -> HttpResponse:
     return _redirect(request, created.game.get_absolute_url())
 
 
-@require_safe
-def detail(request: HttpRequest, pk: int) -> HttpResponse:
-    game = get_object_or_404(Game, pk=pk)
+def page_context(request: HttpRequest, game: Game) -> dict[str, object]:
+    """What the game page shows this viewer."""
     actor = actor_for(request)
     context = presenters.game_context(game, actor)
     context["presence_text"] = live.presence_of(game, actor)
     if "invite_url" in context:  # policy.may_see_invite: the seat holders of a waiting game
-        context["invite_url"] = request.build_absolute_uri(context["invite_url"])
-    return render(request, "games/game.html", context)
+        context["invite_url"] = request.build_absolute_uri(str(context["invite_url"]))
+    return context
+
+
+@require_safe
+def detail(request: HttpRequest, pk: int) -> HttpResponse:
+    game = get_object_or_404(Game, pk=pk)
+    return render(request, "games/game.html", page_context(request, game))
 
 
 @require_safe

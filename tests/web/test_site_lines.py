@@ -7,6 +7,7 @@ a display name may not pass for the site, a moderator or a seat.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -94,8 +95,15 @@ def test_the_page_refuses_such_a_name_with_a_sentence(client: Client) -> None:
     session = client.session
     session["player_id"] = "s-one"
     session.save()
-    page = client.post(f"/games/{game.pk}/name", {"name": "Moderator"}, follow=True).content.decode()
-    assert "“Moderator” would pass for the site" in page
+    plain = client.post(f"/games/{game.pk}/name", {"name": "Moderator"})
+    assert plain.status_code == 400
+    form = re.search(r'<form class="game__name".*?</form>', plain.content.decode(), re.S)
+    assert form is not None and 'value="Moderator"' in form.group(0)
+    assert "“Moderator” would pass for the site" in form.group(0) and 'aria-invalid="true"' in form.group(0)
+    htmx = client.post(f"/games/{game.pk}/name", {"name": "Player 2"}, headers={"HX-Request": "true"})
+    html = htmx.content.decode()
+    assert htmx.status_code == 200 and html.startswith('<form class="game__name"')
+    assert 'value="Player 2"' in html and "“Player 2” would pass for the site" in html
     assert [s.name for s in Game.objects.get(pk=game.pk).seat_list] == ["", ""]
 
 
