@@ -12,7 +12,7 @@ from django.utils.safestring import SafeString, mark_safe
 
 from games.presenting import presenters
 from games.services import chat, moderation, stats
-from games.services.moves import ServiceError
+from games.services.base import ServiceError
 
 from .models import ChatLine, ChatMute, Game, Move, Seat
 
@@ -78,12 +78,9 @@ class GameAdmin(admin.ModelAdmin[Game]):
         "created",
         "updated",
     )
-    # Everything but the game's kind, options, status, level and permissions is shown only.
-    readonly_fields = tuple(
-        f
-        for f in fields
-        if f not in ("kind", "options", "status", "ai_level", "allow_hints", "allow_takebacks")
-    )
+    # Only the permissions change here: the kind, options, status and level are what the
+    # moves replay against (a changed kind breaks every page); abort with the action.
+    readonly_fields = tuple(f for f in fields if f not in ("allow_hints", "allow_takebacks"))
     inlines = (SeatInline, MoveInline, ChatLineInline)
     actions = ("abort_games",)
     action_form = GameActionForm

@@ -46,7 +46,7 @@ def _clear_caches() -> None:
     from django.core.cache import caches
     from django.core.cache.backends.redis import RedisCache
 
-    from games.live import push
+    from games.presenting import presence
 
     for alias in ("default", "live"):
         cache = caches[alias]
@@ -56,7 +56,7 @@ def _clear_caches() -> None:
                 client.delete(key)
         else:
             cache.clear()
-    push.local_counts.clear()
+    presence.local_counts.clear()
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -369,3 +369,85 @@ def test_the_game_guards_catch_a_game_named_in_shared_code(tmp_path: Path) -> No
     page = tmp_path / "page.html"
     page.write_text("{% if game.options.advanced %}x{% endif %}{% if game.kind == 'quarto' %}{% endif %}")
     assert len(template_mentions(page, {"quarto"}, {"advanced"})) >= 3
+
+
+# -- the doors, private names and the project package ------------------------------------
+
+
+def door_of(module: str) -> str | None:
+    return next((d for d in DOORS if within(module, (d,))), None)
+
+
+def test_the_doors_never_import_each_other() -> None:
+    """Pages, API, sockets and admin share what sits below them, never each other."""
+    crossing = [
+        f"{module} imports {imported}"
+        for module, edges in import_graph().items()
+        if (door := door_of(module))
+        for imported in edges
+        if door_of(imported) not in (None, door)
+    ]
+    assert crossing == []
+
+
+def private_imports(path: Path) -> list[str]:
+    """``from project.module import _name``: a private name used outside its module."""
+    return [
+        f"{path.name}:{node.lineno} {alias.name} from {node.module}"
+        for node in ast.walk(ast.parse(path.read_text()))
+        if isinstance(node, ast.ImportFrom) and (node.level or top(node.module or "") in PROJECT_PACKAGES)
+        for alias in node.names
+        if alias.name.startswith("_") and not alias.name.startswith("__")
+    ]
+
+
+@pytest.mark.parametrize(
+    "path",
+    [*python_files(GAMES), *python_files(ROOT / "quarto_site")],
+    ids=lambda p: str(p.relative_to(ROOT)),
+)
+def test_no_private_name_is_imported(path: Path) -> None:
+    assert private_imports(path) == []
+
+
+def test_the_private_name_guard_catches_one(tmp_path: Path) -> None:
+    bad = tmp_path / "mod.py"
+    bad.write_text("from games.services.moves import _locked_game, play_move\nfrom .views import _redirect\n")
+    assert len(private_imports(bad)) == 2
+
+
+# The project package: settings and plumbing below every app; the entry points (URLs,
+# ASGI, WSGI) above them, wiring the doors together.
+PROJECT_PLUMBING = (
+    "quarto_site.settings",
+    "quarto_site.celery",
+    "quarto_site.sqlite",
+    "quarto_site.unavailable",
+)
+PROJECT_ENTRY = ("quarto_site.urls", "quarto_site.asgi", "quarto_site.wsgi", "quarto_site")
+
+
+def within(module: str, prefixes: tuple[str, ...]) -> bool:
+    return any(module == p or module.startswith(p + ".") for p in prefixes)
+
+
+def project_imports(path: Path) -> list[str]:
+    return [name for name in imported_modules(path) if top(name) in PROJECT_PACKAGES]
+
+
+@pytest.mark.parametrize("path", python_files(ROOT / "quarto_site"), ids=lambda p: str(p.relative_to(ROOT)))
+def test_the_project_package_keeps_its_layers(path: Path) -> None:
+    name = module_name(path)
+    assert within(name, PROJECT_PLUMBING + PROJECT_ENTRY), f"{name} is in no layer of the project package"
+    for imported in project_imports(path):
+        if within(name, PROJECT_PLUMBING):  # plumbing knows no app
+            assert top(imported) == "quarto_site", f"{name} imports {imported}"
+        elif top(imported) == "games":  # the entry points wire the doors (and start the runner)
+            assert door_of(imported) or imported.startswith("games.runner"), f"{name} imports {imported}"
+
+
+@pytest.mark.parametrize("path", python_files(GAMES), ids=lambda p: str(p.relative_to(ROOT)))
+def test_apps_import_only_the_project_plumbing(path: Path) -> None:
+    for imported in project_imports(path):
+        if top(imported) == "quarto_site":
+            assert within(imported, PROJECT_PLUMBING), f"{path.name} imports {imported}"

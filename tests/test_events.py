@@ -8,7 +8,7 @@ import pytest
 
 from games import events
 from games.events import GameEvent
-from games.live import push as live
+from games.live import push
 from games.runner import turns as ai_runner
 from games.services import moves as services
 
@@ -22,7 +22,7 @@ def seen() -> Iterator[list[GameEvent]]:
 
 
 def test_the_live_push_and_the_runner_are_subscribed_by_the_app() -> None:
-    assert events.subscribers()[:2] == (live.on_game_event, ai_runner.on_game_event)
+    assert events.subscribers()[:2] == (push.on_game_event, ai_runner.on_game_event)
 
 
 def test_a_failing_subscriber_is_logged_and_the_others_still_run(

@@ -26,16 +26,7 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from games.engine.quarto import (
-    CELLS,
-    RULES,
-    Action,
-    Give,
-    Place,
-    State,
-    is_quarto,
-    winning_lines_through,
-)
+from games.engine.quarto import RULES, Action, Give, Place, State, safe_pieces, winning_cells
 
 from .base import DRAW, LOSS, WIN, ActionValue, ReviewEntry, review_game
 from .clock import deadline_ns
@@ -72,27 +63,6 @@ _MIN_PLAYOUTS = 8
 
 
 # --- small helpers on engine states -------------------------------------------------
-
-
-def winning_cells(state: State, piece: int) -> list[int]:
-    """Empty cells where placing ``piece`` wins at once."""
-    board = state.board
-    wins = []
-    for cell in range(CELLS):
-        if board[cell] is not None:
-            continue
-        lines = winning_lines_through(cell, state.advanced)
-        for line in lines:
-            others = [p for p in (board[i] for i in line if i != cell) if p is not None]
-            if len(others) == len(line) - 1 and is_quarto(piece, others[0], others[1], others[2]):
-                wins.append(cell)
-                break
-    return wins
-
-
-def safe_pieces(state: State) -> list[int]:
-    """Pieces the opponent cannot win with at once."""
-    return [p for p in state.available if not winning_cells(state, p)]
 
 
 def _check(state: State, level: str | None = None) -> None:

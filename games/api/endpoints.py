@@ -45,7 +45,7 @@ from games.formats import records
 from games.models import Game
 from games.presenting import downloads
 from games.runner import turns as ai_runner
-from games.services import actions, chat, policy
+from games.services import abandonment, actions, chat, policy
 from games.services import moves as services
 
 __all__ = ["api", "bad_request", "not_found"]
@@ -215,7 +215,7 @@ for _kind in OFFERS:
 def claim(
     request: HttpRequest, game_id: int, outcome: Literal["win", "draw"], ply: int | None = None
 ) -> dict[str, Any]:
-    actions.claim(game_id, services.Actor(token=bearer(request)), outcome, ply)
+    abandonment.claim(game_id, services.Actor(token=bearer(request)), outcome, ply)
     return state_of(game_id)
 
 

@@ -217,6 +217,27 @@ def outcome_of(
     return None
 
 
+def winning_cells(state: State, piece: int) -> list[int]:
+    """Empty cells where placing ``piece`` wins at once."""
+    board = state.board
+    wins = []
+    for cell in range(CELLS):
+        if board[cell] is not None:
+            continue
+        lines = winning_lines_through(cell, state.advanced)
+        for line in lines:
+            others = [p for p in (board[i] for i in line if i != cell) if p is not None]
+            if len(others) == len(line) - 1 and is_quarto(piece, others[0], others[1], others[2]):
+                wins.append(cell)
+                break
+    return wins
+
+
+def safe_pieces(state: State) -> list[int]:
+    """Pieces the opponent cannot win with at once."""
+    return [p for p in state.available if not winning_cells(state, p)]
+
+
 def initial_state(advanced: bool = False) -> State:
     return State(advanced=advanced)
 

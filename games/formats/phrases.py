@@ -46,6 +46,10 @@ def no_variant(options: Mapping[str, Any]) -> str:
     return ""
 
 
+def as_written(state: Any, text: str) -> str:
+    return text
+
+
 @dataclass(frozen=True)
 class ActionWords:
     """A game's phrases. The defaults suit games whose action is one mark on a cell.
@@ -55,7 +59,9 @@ class ActionWords:
     the cell it landed on). ``turn(state)``: the task of the player to move, or None
     to say "you play X" with the seat's symbol. ``terminal(text)`` / ``task(state)``:
     the terminal player's words. ``draw``: the sentence for a drawn game. ``variant(options)``:
-    a rule variant in force, said beside the game's title ("" for none).
+    a rule variant in force, said beside the game's title ("" for none). ``named(before,
+    text)``: an action as the page shows it, for a hint or the review's best action
+    ("b2"; a Quarto piece by its looks, as its tray shows no numbers).
     """
 
     review: Callable[[Any, str], str] = played
@@ -65,6 +71,7 @@ class ActionWords:
     task: Callable[[Any], str] = to_move
     draw: str = "Draw."
     variant: Callable[[Mapping[str, Any]], str] = no_variant
+    named: Callable[[Any, str], str] = as_written
 
 
 # -- Quarto: a turn is a placement then a gift ------------------------------------------
@@ -106,6 +113,11 @@ def quarto_task(state: quarto.State) -> str:
     return "to place the piece in hand (a1-d4)" if state.in_hand is not None else "to give a piece (0-15)"
 
 
+def quarto_named(before: quarto.State, text: str) -> str:
+    move = quarto.parse_move(text)
+    return f"the {quarto.piece_name(move.piece)} piece" if isinstance(move, quarto.Give) else text
+
+
 def quarto_variant(options: Mapping[str, Any]) -> str:
     return "advanced: 2x2 squares win" if options.get("advanced") else ""
 
@@ -118,4 +130,5 @@ QUARTO = ActionWords(
     task=quarto_task,
     draw="Draw: the board is full and no line shares a trait.",
     variant=quarto_variant,
+    named=quarto_named,
 )

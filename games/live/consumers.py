@@ -39,7 +39,8 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.template.loader import render_to_string
 
-from games.live import push as live
+from games.live import messages, push, rounds
+from games.presenting import audiences, presence
 from games.services import players, ratelimit
 
 log = logging.getLogger(__name__)
@@ -71,7 +72,7 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels is
     rejoin: asyncio.Task[None] | None = None
 
     async def connect(self) -> None:
-        live.bind(asyncio.get_running_loop())
+        push.bind(asyncio.get_running_loop())
         address = ratelimit.scope_address(self.scope)
         if open_sockets[address] >= settings.WS_MAX_PER_CLIENT:
             await self.close(code=TOO_MANY_SOCKETS)
@@ -85,16 +86,16 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels is
             await self.close(code=4404)
             return
         self.viewer = viewer
-        self.audience = live.JSON if self.as_json else viewer
+        self.audience = audiences.JSON if self.as_json else viewer
         # Join and be counted before reading the current rendering: a move committed in
         # between is then rendered for this audience and pushed here, not lost in the gap.
         joined = await self._join()
-        self.counted = [viewer, live.JSON] if self.as_json else [viewer]
-        live.arrive(self.game_id, self.counted)
-        live.seat_arrived(self.game_id, viewer)
-        html = await live.current(self.game_id, self.audience)
+        self.counted = [viewer, audiences.JSON] if self.as_json else [viewer]
+        presence.arrive(self.game_id, self.counted)
+        messages.seat_arrived(self.game_id, viewer)
+        html = await rounds.current(self.game_id, self.audience)
         if html is None:
-            live.leave(self.game_id, self.counted)
+            presence.leave(self.game_id, self.counted)
             self.counted = None
             await self._leave()
             await self.close(code=4404)
@@ -102,31 +103,31 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels is
         await self.accept()
         self.last_render = time.monotonic()
         await self.send(text_data=html)
-        live.presence_soon(self.game_id)
+        messages.presence_soon(self.game_id)
         if not joined:
             await self.send(text_data=live_notice(self.as_json, paused=True))
             self.rejoin = asyncio.create_task(self._rejoin())
 
     async def _viewer(self) -> str | None:
         """The viewer's audience (``seat-N``... or ``watch``); None for an unknown game."""
-        seats = live.cached_seats(self.game_id)
+        seats = audiences.cached_seats(self.game_id)
         if seats is None:
-            seats = await live.load_seats(self.game_id)
+            seats = await rounds.load_seats(self.game_id)
             if seats is None:
                 return None
         session_key = self.scope.get("cookies", {}).get(settings.SESSION_COOKIE_NAME)
         session = self.scope.get("session")
         if not session_key or session is None or not any(seats):
-            return live.WATCH
-        player = live.cached_player(session_key)
+            return audiences.WATCH
+        player = audiences.cached_player(session_key)
         if player is None:
-            player = await live.in_worker(players.player_id, session)
-            live.remember_player(session_key, player)
-        return live.audience_of(seats, player)
+            player = await rounds.in_worker(players.player_id, session)
+            audiences.remember_player(session_key, player)
+        return audiences.audience_of(seats, player)
 
     async def _join(self) -> bool:
         """Join the audience's group and the game's; False when the layer (Redis) cannot be reached."""
-        wanted = [live.audience_group(self.game_id, self.audience), live.group_name(self.game_id)]
+        wanted = [audiences.audience_group(self.game_id, self.audience), audiences.group_name(self.game_id)]
         try:
             for group in wanted:
                 await self.channel_layer.group_add(group, self.channel_name)
@@ -157,14 +158,14 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels is
         was_counted = self.counted is not None
         await self._leave()
         if was_counted:
-            live.presence_soon(self.game_id)
+            messages.presence_soon(self.game_id)
 
     async def _leave(self) -> None:
         """Be counted out and leave the groups joined (with the layer down, their entries
         expire there by themselves)."""
         if self.counted is not None:
-            live.leave(self.game_id, self.counted)
-            live.seat_departed(self.game_id, self.counted[0])
+            presence.leave(self.game_id, self.counted)
+            messages.seat_departed(self.game_id, self.counted[0])
             self.counted = None
         for group in self.groups_joined or ():
             try:
@@ -201,7 +202,7 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels is
 
     async def send_current(self) -> None:
         self.last_render = time.monotonic()
-        text = await live.current(self.game_id, self.audience)
+        text = await rounds.current(self.game_id, self.audience)
         if text is not None:
             await self.send(text_data=text)
 

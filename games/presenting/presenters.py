@@ -23,8 +23,9 @@ from games import ai, catalog
 from games.ai.base import ActionValue
 from games.models import Game
 from games.presenting import words
+from games.runner import readiness
 from games.services import chat, moderation, policy
-from games.services.moves import Actor
+from games.services.base import Actor
 
 PARTIALS = ("board", "pieces", "status", "actions", "seats", "chat")
 # Without JavaScript (no pushes), a page whose computer is to move reloads itself this often.
@@ -80,7 +81,8 @@ def _attach_hints(context: dict[str, Any], values: list[ActionValue]) -> None:
             piece["is_best"] = value is best
             piece["hint_label"] = f", {'best move, ' if value is best else ''}{piece['hint']['words']}"
     if best is not None:
-        context["hint_text"] = f"Hint: {best.text} {hint_info(best)['words']}."
+        named = catalog.get(context["game"].kind).words.named(context["state"], best.text)
+        context["hint_text"] = f"Hint: {named} ({hint_info(best)['words']})."
 
 
 def game_context(
@@ -101,11 +103,12 @@ def game_context(
         "is_player": bool(mine),
         "my_turn": my_turn,
         "ai_thinking": ai_thinking,
+        "ai_getting_ready": ai_thinking and readiness.getting_ready(),
         "no_js_refresh": NO_JS_REFRESH_SECONDS,
         "status_text": words.status_text(game, state, mine, seats),
         "last_action": words.last_action_text(game, state, mine, seats),
         "error": error,
-        "won_toss": mine == [0] and game.ply <= 1,
+        "you_start": mine == [0] and game.ply <= 1,
         "players": [
             {
                 "seat": seat,

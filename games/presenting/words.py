@@ -27,7 +27,7 @@ def seat_word(seat_index: int, mine: list[int], seats: list[Seat]) -> str:
     seat = seats[seat_index]
     if seat.is_ai:
         return "the computer"
-    return seat.name or f"player {seat_index + 1}"
+    return seat.name or f"Player {seat_index + 1}"  # as the players panel names it
 
 
 def seat_title(spec: GameSpec, seat_index: int, seats: list[Seat]) -> str:
@@ -43,7 +43,7 @@ def seat_title(spec: GameSpec, seat_index: int, seats: list[Seat]) -> str:
 
 def seat_name(spec: GameSpec, seat_index: int, mine: list[int], seats: list[Seat]) -> str:
     """A seat as this viewer reads it: "you" for their own seat; "the computer" when only
-    one seat is the computer's; the opponent's name (or "player 2") for a player facing
+    one seat is the computer's; the opponent's name (or "Player 2") for a player facing
     one opponent; else the seat's full :func:`seat_title`."""
     if seat_index in mine and len(mine) == 1:
         return "you"
@@ -146,7 +146,7 @@ def presence_text(
     ``names[i]`` is seat i's display name ("" when it has none), or None when no person
     holds it (the computer, an open seat); ``mine`` the viewer's seats (none for a
     spectator); ``here`` the seats with a page open. A player is not told about themselves:
-    "Your opponent is connected." (one person against another), "Bob (player 2) is not
+    "Your opponent is connected." (one person against another), "Bob (Player 2) is not
     connected.", "Player 3 is connected. 2 watching."."""
     facing_one = bool(mine) and len(names) == 2
     parts = []
@@ -154,7 +154,7 @@ def presence_text(
         if name is None or index in mine:
             continue
         if name:
-            who = f"{name} (player {index + 1})"
+            who = f"{name} (Player {index + 1})"
         else:
             who = "Your opponent" if facing_one else f"Player {index + 1}"
         parts.append(f"{who} is {'connected' if index in here else 'not connected'}.")
@@ -247,6 +247,7 @@ def review_rows(game: Game, entries: list[ReviewEntry], mine: list[int]) -> list
                 "entry": entry,
                 "who": capital(who),
                 "words": spec.words.review(state, entry.text),
+                "best": spec.words.named(state, entry.best) if entry.best else "",
                 "icon": icon,
                 "verdict": word,
                 "verdict_class": entry.verdict or "unknown",

@@ -35,7 +35,8 @@ from django.utils import timezone
 from games import catalog
 from games.models import Game
 from games.runner.pools import executor_factory
-from games.services.moves import AI, ServiceError, play_move
+from games.services.base import AI, ServiceError
+from games.services.moves import play_move
 from quarto_site.celery import app
 
 log = logging.getLogger(__name__)

@@ -40,9 +40,10 @@ from django.utils import timezone
 from games import catalog
 from games.events import GameEvent
 from games.models import Game
-from games.runner import queue
+from games.runner import queue, readiness
 from games.runner.pools import AnalysisGate, Busy, analyse, executor_factory, gate, review
-from games.services.moves import AI, ServiceError, play_move
+from games.services.base import AI, ServiceError
+from games.services.moves import play_move
 
 log = logging.getLogger(__name__)
 
@@ -129,7 +130,8 @@ class Runner:
     async def _start_up(self) -> None:
         assert self._loop is not None
         if settings.AI_WARM_UP:
-            seconds = await self._loop.run_in_executor(self.executor(), catalog.warm_up)
+            with readiness.warming_up():
+                seconds = await self._loop.run_in_executor(self.executor(), catalog.warm_up)
             log.info("AI warm-up took %.2f s", seconds)
             # Then the analysis pool, so that its first hint does not compile either.
             gate.executor().submit(catalog.warm_up)

@@ -2,8 +2,8 @@
 
 Like :func:`games.services.moves.play_move`, every action here runs in one transaction
 that locks the game row and checks the ply the actor saw (a repeated request applies
-once: the second is ``stale`` or finds the game over), refuses with a
-:class:`~games.services.moves.ServiceError` and changes nothing then, and publishes a
+once: the second is ``stale`` or finds the game over; :func:`games.services.base.acting_on`),
+refuses with a :class:`~games.services.base.ServiceError` and changes nothing then, and publishes a
 :class:`~games.events.GameEvent` after commit.
 
 The offers follow lichess's Board API: *yes* offers, or accepts what another seat
@@ -28,59 +28,23 @@ once:
   level, hints and takebacks setting, the seats rotated by one (two players swap sides),
   each person keeping their player id and token in the new seat. The old game names it
   (``Game.rematch``).
-- **Claim** (abandonment): once an opponent has gone (see
-  :func:`games.services.policy.gone_seats`), the others may claim the win (the gone seats
-  lose) or a draw, reason ``abandoned``. A game left unclaimed ``ABANDON_CLOSE_AFTER``
-  seconds is closed by :func:`close_abandoned` (status "abandoned", nobody wins). The live
-  layer says when a seat's pages all closed and when one is back (:func:`seats_left`,
-  :func:`seats_back`). A server that dies cannot say so for the pages it held: every
-  server says every ``SEAT_HEARTBEAT`` seconds which seats it holds pages of
-  (:func:`seats_seen`, ``Seat.seen_at``), and :func:`seats_lost` takes a seat no server
-  has seen for ``SEAT_LOST_AFTER`` seconds as gone since it was last seen.
+Abandonment (a seat's pages gone, claims) is :mod:`games.services.abandonment`.
 """
 
 from __future__ import annotations
 
-import operator
-from collections.abc import Iterable, Mapping
-from datetime import datetime, timedelta
-from functools import reduce
-from typing import Any, Literal
+from typing import Literal
 
-from django.conf import settings
 from django.db import transaction
-from django.db.models import F, Q
 from django.utils import timezone
 
 from games import catalog
 from games.events import GameEvent, publish
 from games.models import Game, Move, Seat
-from games.services import chat, policy
-from games.services.moves import Actor, ServiceError, _locked_game, _schedule_ai_if_due, check_ply
+from games.services import chat
+from games.services.base import Actor, ServiceError, acting_on, finish_game, others_win, schedule_ai_if_due
 
 OfferKind = Literal["draw", "takeback", "rematch"]
-
-
-def _begin(
-    game_id: int, actor: Actor, expected_ply: int | None, *, over: bool = False
-) -> tuple[Game, list[int]]:
-    """The locked game and the seats ``actor`` holds, or the refusal.
-
-    ``over`` says the action is for a finished game (a rematch); the others are for a game
-    in play.
-    """
-    game = _locked_game(game_id)
-    if game.status == Game.Status.WAITING:
-        raise ServiceError("waiting", "The game has not started: a seat is still open.", 409)
-    if over and not game.is_finished:
-        raise ServiceError("not_over", "A rematch can be offered once the game is over.", 409)
-    if not over and game.is_finished:
-        raise ServiceError("game_over", "The game is over.", 409)
-    check_ply(game, expected_ply)
-    held = [s.index for s in game.seat_list if actor.holds(s)]
-    if not held:
-        raise ServiceError("not_your_seat", "You do not hold a seat in this game.", 403)
-    return game, held
 
 
 def _acting_seat(game: Game, held: list[int]) -> int:
@@ -118,33 +82,15 @@ def _say_no(game: Game, kind: OfferKind) -> None:
     game.offers = {k: v for k, v in game.offers.items() if k != kind}
 
 
-def _finish(game: Game, status: Game.Status, reason: Game.Reason, result: dict[str, Any]) -> None:
-    game.status = status
-    game.reason = reason
-    game.winner = result["winner"]
-    game.result = {"lines": [], "shared": [], **result}
-    game.offers = {}
-    game.ai_due_at = None
-    game.save()
-    publish(GameEvent(game.pk, game.ply, "ended"))
-
-
-def _others_win(game: Game, losers: list[int], reason: Game.Reason, detail: dict[str, Any]) -> None:
-    """The seats not among ``losers`` win: one winner with two seats, a shared win with more."""
-    others = [s.index for s in game.seat_list if s.index not in losers]
-    winner = others[0] if len(others) == 1 else None
-    _finish(game, Game.Status.WON, reason, {"winner": winner, "winners": others, **detail})
-
-
 # -- resign ---------------------------------------------------------------------------
 
 
 def resign(game_id: int, actor: Actor, expected_ply: int | None) -> Game:
     """The actor's seat gives up: the opponent wins (with three or more seats, the others share)."""
     with transaction.atomic():
-        game, held = _begin(game_id, actor, expected_ply)
+        game, held = acting_on(game_id, actor, expected_ply)
         seat = _acting_seat(game, held)
-        _others_win(game, [seat], Game.Reason.RESIGNED, {"resigned": seat})
+        others_win(game, [seat], Game.Reason.RESIGNED, {"resigned": seat})
     return game
 
 
@@ -170,13 +116,13 @@ def _decline(game: Game, kind: OfferKind, held: list[int]) -> Game:
 def draw(game_id: int, actor: Actor, yes: bool, expected_ply: int | None) -> Game:
     """Offer or accept a draw (``yes``), or decline or withdraw the pending offer."""
     with transaction.atomic():
-        game, held = _begin(game_id, actor, expected_ply)
+        game, held = acting_on(game_id, actor, expected_ply)
         if not yes:
             return _decline(game, "draw", held)
         if _vs_computer(game):
             raise ServiceError("declined", "The computer declines the draw: it plays every game out.", 409)
         if _say_yes(game, "draw", held, _acting_seat(game, held)):
-            _finish(game, Game.Status.DRAWN, Game.Reason.AGREED, {"winner": None})
+            finish_game(game, Game.Status.DRAWN, Game.Reason.AGREED, {"winner": None})
         else:
             game.save(update_fields=["offers", "updated"])
             publish(GameEvent(game.pk, game.ply, "offer"))
@@ -208,7 +154,7 @@ def _undo(game: Game, seat: int) -> None:
     game.reason = ""
     game.__dict__["move_rows"] = game.move_rows[:keep]
     game.__dict__.pop("state", None)
-    _schedule_ai_if_due(game, game.state, just_moved=None)
+    schedule_ai_if_due(game, game.state, just_moved=None)
     game.save()
     publish(GameEvent(game.pk, game.ply, "takeback"))
 
@@ -216,7 +162,7 @@ def _undo(game: Game, seat: int) -> None:
 def takeback(game_id: int, actor: Actor, yes: bool, expected_ply: int | None) -> Game:
     """Take your last turn back (against the computer at once, against people once accepted)."""
     with transaction.atomic():
-        game, held = _begin(game_id, actor, expected_ply)
+        game, held = acting_on(game_id, actor, expected_ply)
         if not yes:
             return _decline(game, "takeback", held)
         if not game.allow_takebacks:
@@ -249,7 +195,7 @@ def takeback(game_id: int, actor: Actor, yes: bool, expected_ply: int | None) ->
 def rematch(game_id: int, actor: Actor, yes: bool, expected_ply: int | None) -> Game:
     """Offer or accept a rematch of a finished game (``game.rematch`` once it is made)."""
     with transaction.atomic():
-        game, held = _begin(game_id, actor, expected_ply, over=True)
+        game, held = acting_on(game_id, actor, expected_ply, over=True)
         if not yes:
             return _decline(game, "rematch", held)
         if game.rematch_id is not None:
@@ -288,110 +234,11 @@ def _new_game_like(old: Game) -> Game:
             joined_at=now if not seat.is_ai else None,
         )
     state = catalog.get(new.kind).rules.new_state(new.options)
-    _schedule_ai_if_due(new, state, just_moved=None)
+    schedule_ai_if_due(new, state, just_moved=None)
     if new.ai_due_at:
         new.save(update_fields=["ai_due_at"])
     publish(GameEvent(new.pk, new.ply, "created"))
     return new
-
-
-# -- abandonment -----------------------------------------------------------------------
-
-
-def seats_left(game_id: int, seats: list[int], when: datetime | None = None) -> int:
-    """The last open page of ``seats`` closed: they are gone from now (unless gone already)."""
-    return Seat.objects.filter(game_id=game_id, index__in=seats, left_at=None, kind=Seat.Kind.HUMAN).update(
-        left_at=when or timezone.now()
-    )
-
-
-def seats_back(game_id: int, seats: list[int]) -> int:
-    """A page of ``seats`` is open again (seen now); how many of them had been gone
-    ``ABANDON_AFTER`` seconds (long enough to be claimed against: the pages show that)."""
-    now = timezone.now()
-    away = Seat.objects.filter(game_id=game_id, index__in=seats).exclude(left_at=None)
-    claimable = away.filter(left_at__lte=now - timedelta(seconds=settings.ABANDON_AFTER)).count()
-    Seat.objects.filter(game_id=game_id, index__in=seats, kind=Seat.Kind.HUMAN).update(
-        left_at=None, seen_at=now
-    )
-    return claimable
-
-
-def seats_seen(held: Mapping[int, Iterable[int]], when: datetime | None = None) -> list[int]:
-    """A server holds open pages of ``held`` (game id -> seat indexes): they are here now.
-
-    One update for them all (and one read, of the seats among them taken for gone
-    meanwhile: a server late with its heartbeat; they are here after all). Returns the
-    games of those seats, whose pages no longer offer a claim."""
-    by_index: dict[int, list[int]] = {}
-    for game_id, seats in held.items():
-        for seat in seats:
-            by_index.setdefault(seat, []).append(game_id)
-    if not by_index:
-        return []
-    where = reduce(operator.or_, (Q(index=i, game_id__in=ids) for i, ids in sorted(by_index.items())))
-    rows = Seat.objects.filter(where, kind=Seat.Kind.HUMAN).order_by()
-    back = sorted(set(rows.exclude(left_at=None).values_list("game_id", flat=True)))
-    rows.update(seen_at=when or timezone.now(), left_at=None)
-    return back
-
-
-def seats_lost(now: datetime | None = None) -> list[tuple[int, int, datetime]]:
-    """The people's seats that a page was open for, that no server has seen for
-    ``SEAT_LOST_AFTER`` seconds, and that nobody said had left (their server died): gone
-    since they were last seen (``left_at`` = ``seen_at``). Returns (game id, seat, left_at)
-    for each; a seat seen again meanwhile is left alone."""
-    now = now or timezone.now()
-    limit = now - timedelta(seconds=settings.SEAT_LOST_AFTER)
-    unseen = Seat.objects.filter(left_at=None, seen_at__lt=limit, kind=Seat.Kind.HUMAN).order_by()
-    found = list(unseen.values_list("pk", flat=True))
-    if not found:
-        return []
-    unseen.filter(pk__in=found).update(left_at=F("seen_at"))
-    marked = Seat.objects.filter(pk__in=found, left_at__lt=limit).order_by("game_id", "index")
-    return [
-        (game, seat, left) for game, seat, left in marked.values_list("game_id", "index", "left_at") if left
-    ]
-
-
-ClaimKind = Literal["win", "draw"]
-
-
-def claim(game_id: int, actor: Actor, outcome: ClaimKind, expected_ply: int | None) -> Game:
-    """The opponents have gone: claim the win (they lose) or a draw; reason ``abandoned``."""
-    with transaction.atomic():
-        game, held = _begin(game_id, actor, expected_ply)
-        if refusal := policy.claim_refusal(game, actor):
-            raise refusal
-        gone = [s for s in policy.gone_seats(game) if s not in held]
-        if outcome == "draw":
-            _finish(game, Game.Status.DRAWN, Game.Reason.ABANDONED, {"winner": None, "abandoned": gone})
-        else:
-            _others_win(game, gone, Game.Reason.ABANDONED, {"abandoned": gone})
-    return game
-
-
-def close_abandoned(now: datetime | None = None) -> list[int]:
-    """Close every game whose gone player nobody claimed against in ``ABANDON_CLOSE_AFTER``
-    seconds: status "abandoned", nobody wins. The games closed."""
-    now = now or timezone.now()
-    after = settings.ABANDON_CLOSE_AFTER
-    limit = now - timedelta(seconds=after)
-    candidates = (
-        Game.objects.filter(status=Game.Status.PLAYING, seats__left_at__lte=limit)
-        .values_list("pk", flat=True)
-        .distinct()
-    )
-    closed = []
-    for game_id in list(candidates):
-        with transaction.atomic():
-            game = _locked_game(game_id)
-            gone = policy.gone_seats(game, after=after, now=now)
-            if not gone:
-                continue
-            _finish(game, Game.Status.ABANDONED, Game.Reason.ABANDONED, {"winner": None, "abandoned": gone})
-            closed.append(game_id)
-    return closed
 
 
 ACTIONS = {"draw": draw, "takeback": takeback, "rematch": rematch}

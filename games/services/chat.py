@@ -20,7 +20,7 @@ from django.db.models import QuerySet
 from games.events import GameEvent, publish
 from games.models import ChatLine, ChatMute, Game, Seat, hash_token
 from games.services import policy, ratelimit
-from games.services.moves import Actor, ServiceError, _locked_game
+from games.services.base import Actor, ServiceError, locked_game
 from games.services.names import BadName, clean
 
 SHOWN_LINES = 30
@@ -75,7 +75,7 @@ def say(game_id: int, actor: Actor, text: object) -> ChatLine:
     """Add a line for the seat ``actor`` holds (the first, in hot-seat play)."""
     text = clean_text(text)
     with transaction.atomic():
-        game = _locked_game(game_id)
+        game = locked_game(game_id)
         if refusal := policy.chat_refusal(game, actor):
             raise refusal
         seat = game.seat_list[policy.seats_of(game, actor)[0]]
@@ -113,7 +113,7 @@ def set_name(game_id: int, actor: Actor, name: object) -> str:
     """Give the seats ``actor`` holds in the game a display name; returns the cleaned name."""
     name = clean_name(name)
     with transaction.atomic():
-        game = _locked_game(game_id)
+        game = locked_game(game_id)
         held = policy.seats_of(game, actor)
         if not held:
             raise ServiceError("not_your_seat", "Only a player may name their seat.", 403)

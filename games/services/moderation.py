@@ -6,7 +6,7 @@ from django.db import transaction
 
 from games.events import GameEvent, publish
 from games.models import Game
-from games.services.moves import ServiceError, _locked_game
+from games.services.base import ServiceError, locked_game
 
 ABORTED = "aborted"
 
@@ -15,7 +15,7 @@ def abort_game(game_id: int, reason: str) -> Game:
     """End an unfinished game with no result: status "aborted", the reason recorded."""
     reason = " ".join(str(reason).split())[:200] or "aborted by a moderator"
     with transaction.atomic():
-        game = _locked_game(game_id)
+        game = locked_game(game_id)
         if game.is_finished:
             raise ServiceError("game_over", f"Game {game_id} is already over.", 409)
         game.status = Game.Status.ABORTED

@@ -13,10 +13,9 @@ import random
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
-from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
@@ -27,45 +26,36 @@ from games.events import GameEvent, publish
 from games.formats import records
 from games.models import Game, Move, Seat, hash_token
 from games.services import copies
+from games.services.base import (
+    AI,
+    Actor,
+    ServiceError,
+    check_ply,
+    locked_game,
+    schedule_ai_if_due,
+    seats_held,
+)
 from games.services.names import BadName, record_names
+
+# The move path; Actor, AI, ServiceError and seats_held (games.services.base) are said
+# here too, as the callers of the move path use them with it.
+__all__ = [
+    "AI",
+    "Actor",
+    "NewGame",
+    "ServiceError",
+    "create_game",
+    "import_game",
+    "import_record",
+    "join_game",
+    "play_move",
+    "seats_held",
+]
 
 log = logging.getLogger(__name__)
 
 OPPONENTS = ("ai", "human")
 SEAT_CHOICES = ("first", "second", "random")
-
-
-class ServiceError(Exception):
-    """A refused request: ``code`` for programs, ``message`` for people, ``status`` for HTTP;
-    ``retry_after`` the seconds to wait when it was refused for speed."""
-
-    def __init__(self, code: str, message: str, status: int = 400, retry_after: int | None = None) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.status = status
-        self.retry_after = retry_after
-
-
-@dataclass(frozen=True)
-class Actor:
-    """Who is acting: a browser (its player id), an API token holder, or the computer."""
-
-    player_id: str | None = None
-    token: str | None = None
-    is_ai: bool = False
-
-    def holds(self, seat: Seat) -> bool:
-        if self.is_ai:
-            return seat.is_ai
-        if seat.is_ai:
-            return False
-        if self.player_id and seat.player_id == self.player_id:
-            return True
-        return bool(self.token) and seat.token_hash == hash_token(self.token or "")
-
-
-AI = Actor(is_ai=True)
 
 
 @dataclass(frozen=True)
@@ -81,7 +71,7 @@ def _spec_and_options(kind: str, options: Mapping[str, Any]) -> tuple[GameSpec, 
         spec = catalog.get(kind)
         return spec, spec.rules.clean_options(options)
     except OptionError as exc:
-        raise ServiceError(exc.code, exc.message) from exc
+        raise ServiceError(exc.code, exc.message, field=exc.option) from exc
 
 
 def _person_seat(
@@ -128,7 +118,7 @@ def create_game(
             raise ServiceError("bad_option", f"{spec.title} has no computer player yet: invite a friend.")
         level = level or spec.default_level
         if level not in spec.levels:
-            raise ServiceError("bad_option", f"level must be one of {', '.join(spec.levels)}.")
+            raise ServiceError("bad_option", f"level must be one of {', '.join(spec.levels)}.", field="level")
     else:
         level = ""
     state = spec.rules.new_state(clean)
@@ -154,7 +144,7 @@ def create_game(
                 Seat.objects.create(
                     game=game, index=index, kind=Seat.Kind.AI if opponent == "ai" else Seat.Kind.HUMAN
                 )
-        _schedule_ai_if_due(game, state, just_moved=None)
+        schedule_ai_if_due(game, state, just_moved=None)
         if game.ai_due_at:
             game.save(update_fields=["ai_due_at"])
         publish(GameEvent(game.pk, game.ply, "created"))
@@ -176,7 +166,7 @@ def join_game(
     """
     token = secrets.token_urlsafe(24) if with_token else None
     with transaction.atomic():
-        game = _locked_game(game_id)
+        game = locked_game(game_id)
         if not isinstance(invite, str) or not secrets.compare_digest(
             invite.encode(), game.invite_code.encode()
         ):
@@ -200,25 +190,6 @@ def join_game(
     return seat.index, token
 
 
-def check_ply(game: Game, expected_ply: int | None, expected_revision: int | None = None) -> None:
-    """The ply guard: an action made for an older position is refused as stale, so a
-    repeated submission applies once. The revision names the position itself: after a
-    takeback and another move the ply is the same again, the revision is not."""
-    if expected_ply is not None and expected_ply != game.ply:
-        raise ServiceError(
-            "stale",
-            f"The game has moved on (ply {game.ply}, you sent {expected_ply}); reload the position.",
-            409,
-        )
-    if expected_revision is not None and expected_revision != game.revision:
-        raise ServiceError(
-            "stale",
-            f"The game has changed since (revision {game.revision}, you sent {expected_revision}); "
-            "reload the position.",
-            409,
-        )
-
-
 # What a move changes in the game's row (Game.save adds the revision): the ply, the
 # offers it lapses, the outcome, the computer's due time. The rest stays as read under the lock.
 MOVED_FIELDS = ("ply", "offers", "status", "reason", "winner", "result", "ai_due_at", "updated")
@@ -236,7 +207,7 @@ def play_move(
     if not isinstance(text, str) or not text.strip() or len(text) > 16:
         raise ServiceError("bad_notation", "Send the action as a short text such as a1 or 7.")
     with transaction.atomic():
-        game = _locked_game(game_id)
+        game = locked_game(game_id)
         if game.is_finished:
             raise ServiceError("game_over", "The game is over: no more moves.", 409)
         if game.status == Game.Status.WAITING:
@@ -259,19 +230,12 @@ def play_move(
         game.ply += 1
         Move.objects.create(game=game, ply=game.ply, seat=state.to_move, text=str(move))
         _record_outcome(game, new_state)
-        _schedule_ai_if_due(game, new_state, just_moved=state.to_move)
+        schedule_ai_if_due(game, new_state, just_moved=state.to_move)
         game.save(update_fields=MOVED_FIELDS)
         game.__dict__["move_rows"] = [*game.move_rows, (state.to_move, str(move))]
         game.__dict__["state"] = new_state
         publish(GameEvent(game_id, game.ply, "moved", ai_due=game.ai_due_at is not None))
     return game
-
-
-def _locked_game(game_id: int) -> Game:
-    try:
-        return Game.objects.select_for_update().get(pk=game_id)
-    except Game.DoesNotExist:
-        raise ServiceError("not_found", f"There is no game {game_id}.", 404) from None
 
 
 def _lapse_offers(game: Game, mover: int) -> None:
@@ -329,22 +293,6 @@ def _record_termination(game: Game, num_players: int, result: str, termination: 
             game.result["resigned"] = losers[0]
         elif reason == Game.Reason.ABANDONED:
             game.result["abandoned"] = [i for i in range(num_players) if i not in winners]
-
-
-def _schedule_ai_if_due(game: Game, state: State[Any], just_moved: int | None) -> None:
-    """Mark when the computer should act, if it is to move: a restart finds it again."""
-    game.ai_due_at = None
-    if state.is_over() or not game.ai_level:
-        return
-    seat = next((s for s in game.seat_list if s.index == state.to_move), None)
-    if seat is None or not seat.is_ai:
-        return
-    delay = settings.AI_DELAY / 2 if just_moved == state.to_move else settings.AI_DELAY
-    game.ai_due_at = timezone.now() + timedelta(seconds=delay)
-
-
-def seats_held(game: Game, actor: Actor) -> list[int]:
-    return [s.index for s in game.seat_list if actor.holds(s)]
 
 
 def import_record(record: records.Record, *, with_token: bool = True) -> NewGame:

@@ -11,7 +11,7 @@
   their own); :func:`chat_refusal` says why someone may not write.
 - Abandonment: :func:`gone_seats` are the people whose pages have all been closed for
   ``ABANDON_AFTER`` seconds (``Seat.left_at``; when the server holding them died, since
-  it last said it held them: :func:`games.services.actions.seats_lost`) and who have not
+  it last said it held them: :func:`games.services.abandonment.seats_lost`) and who have not
   moved since, in a game between at least
   two different people (the computer never claims, nor is a hot-seat game abandoned);
   :func:`claim_refusal` says why a viewer may not claim the game now.
@@ -28,7 +28,7 @@ from django.utils import timezone
 
 from games import catalog
 from games.models import Game, Move
-from games.services.moves import Actor, ServiceError, seats_held
+from games.services.base import Actor, ServiceError, seats_held
 
 
 def seats_of(game: Game, actor: Actor) -> list[int]:

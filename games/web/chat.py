@@ -18,8 +18,8 @@ from django.views.decorators.http import require_POST
 from games.models import Game
 from games.presenting import presenters
 from games.services import chat
-from games.services.moves import ServiceError
-from games.web.views import SESSION_NAME, HtmxHttpRequest, _redirect, actor_for, page_context
+from games.services.base import ServiceError
+from games.web.views import SESSION_NAME, HtmxHttpRequest, actor_for, page_context, redirect_to
 
 
 @require_POST
@@ -63,4 +63,4 @@ def rename(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     else:
         request.session[SESSION_NAME] = name
         messages.success(request, f"You are {name} in this game and your next ones.")
-    return _redirect(request, reverse("games:detail", args=[pk]))
+    return redirect_to(request, reverse("games:detail", args=[pk]))

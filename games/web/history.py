@@ -17,7 +17,7 @@ from games import catalog
 from games.models import Game
 from games.presenting import presenters, words
 from games.services import players
-from games.services.moves import Actor
+from games.services.base import Actor
 
 PER_PAGE = 20
 

@@ -13,13 +13,14 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.http import HttpResponseClientRedirect
 from django_htmx.middleware import HtmxDetails
 
-from games import catalog
-from games.live import push as live
 from games.models import Game
-from games.presenting import downloads, presenters, words
+from games.presenting import downloads, presence, presenters, words
+from games.presenting.audiences import rendering_for
+from games.runner import readiness
 from games.runner import turns as ai_runner
-from games.services import actions, players, policy, ratelimit
+from games.services import abandonment, actions, players, policy, ratelimit
 from games.services import moves as services
+from games.web import newgame
 from games.web.forms import NewGameForm
 
 
@@ -47,7 +48,7 @@ def actor_for(request: HttpRequest) -> services.Actor:
     return services.Actor(player_id=players.player_id(request.session))
 
 
-def _redirect(request: HtmxHttpRequest, url: str) -> HttpResponse:
+def redirect_to(request: HtmxHttpRequest, url: str) -> HttpResponse:
     if request.htmx:
         return HttpResponseClientRedirect(url)
     return HttpResponseRedirect(url, status=303)
@@ -69,8 +70,11 @@ def limited(request: HttpRequest, action: str) -> str | None:
 
 @require_GET
 def health(request: HttpRequest) -> HttpResponse:
-    """For load balancers and monitors: the process answers and the database does too."""
+    """For load balancers and monitors: the process answers and the database does too.
+    With ``?computer``, 503 until the computer has loaded its searches (scripts/serve)."""
     Game.objects.exists()
+    if "computer" in request.GET and not readiness.computer_ready():
+        return HttpResponse("the computer is getting ready", content_type="text/plain", status=503)
     return HttpResponse("ok", content_type="text/plain")
 
 
@@ -80,52 +84,28 @@ def favicon(request: HttpRequest) -> HttpResponse:
     return HttpResponseRedirect(static("favicon.svg"), status=301)
 
 
-INPUT_TYPES = {"int": "number", "bool": "checkbox"}
-
-
-def option_fields(spec: catalog.GameSpec) -> list[dict[str, object]]:
-    """The game's new-game options as form fields, from the option specs its rules declare."""
-    return [
-        {
-            "name": o.name,
-            "label": o.label,
-            "input_type": INPUT_TYPES[o.type],
-            "default": o.default,
-            "min": o.min,
-            "max": o.max,
-            "checked": o.type == "bool" and bool(o.default),
-        }
-        for o in spec.options
-    ]
-
-
 @require_safe
 def home(request: HttpRequest) -> HttpResponse:
-    games = [
-        {
-            "kind": spec.kind,
-            "title": spec.title,
-            "levels": spec.levels,
-            "default_level": spec.default_level,
-            "template": spec.template,
-            "numbers": [f for f in option_fields(spec) if f["input_type"] == "number"],
-            "flags": [f for f in option_fields(spec) if f["input_type"] == "checkbox"],
-        }
-        for spec in catalog.CATALOG.values()
-    ]
+    return _home(request)
+
+
+def _home(request: HttpRequest, error: services.ServiceError | None = None) -> HttpResponse:
+    """The home page; after a refused new-game form, with that form as posted and its error."""
+    games = newgame.game_cards(request.POST if error else None, error)
     recent = Game.objects.filter(seats__player_id=players.player_id(request.session) or "-").distinct()[:10]
-    return render(request, "games/home.html", {"games": games, "recent": recent})
+    context = {"games": games, "recent": recent}
+    return render(request, "games/home.html", context, status=400 if error else 200)
 
 
 @require_POST
 def new_game(request: HtmxHttpRequest) -> HttpResponse:
     if refusal := limited(request, "create"):
         messages.error(request, refusal)
-        return _redirect(request, reverse("games:home"))
+        return redirect_to(request, reverse("games:home"))
     form = NewGameForm(request.POST)
     if not form.is_valid():
         messages.error(request, "The new-game form was incomplete: " + form.errors.as_text())
-        return _redirect(request, reverse("games:home"))
+        return redirect_to(request, reverse("games:home"))
     data = form.cleaned_data
     try:
         created = services.create_game(
@@ -140,16 +120,15 @@ def new_game(request: HtmxHttpRequest) -> HttpResponse:
             name=session_name(request),
         )
     except services.ServiceError as exc:
-        messages.error(request, exc.message)
-        return _redirect(request, reverse("games:home"))
-    return _redirect(request, created.game.get_absolute_url())
+        return _home(request, exc)  # the form as typed, the error beside its field
+    return redirect_to(request, created.game.get_absolute_url())
 
 
 def page_context(request: HttpRequest, game: Game) -> dict[str, object]:
     """What the game page shows this viewer."""
     actor = actor_for(request)
     context = presenters.game_context(game, actor)
-    context["presence_text"] = live.presence_of(game, actor)
+    context["presence_text"] = presence.presence_of(game, actor)
     if "invite_url" in context:  # policy.may_see_invite: the seat holders of a waiting game
         context["invite_url"] = request.build_absolute_uri(str(context["invite_url"]))
     return context
@@ -203,7 +182,7 @@ def move(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         # 200 so htmx swaps the error into the status line (it ignores 4xx bodies).
         if game is not None and error is None:
             # The mover's audience rendering, rendered once for this answer and the push.
-            return HttpResponse(live.rendering_for(game, actor_for(request)))
+            return HttpResponse(rendering_for(game, actor_for(request)))
         game = game or get_object_or_404(Game, pk=pk)
         return HttpResponse(presenters.render_partials(game, actor_for(request), error))
     if error:
@@ -235,8 +214,8 @@ def game_action(request: HtmxHttpRequest, pk: int, action: str) -> HttpResponse:
             if action == "resign":
                 game = actions.resign(pk, actor, ply)
             elif action == "claim":
-                outcome: actions.ClaimKind = "draw" if request.POST.get("outcome") == "draw" else "win"
-                game = actions.claim(pk, actor, outcome, ply)
+                outcome: abandonment.ClaimKind = "draw" if request.POST.get("outcome") == "draw" else "win"
+                game = abandonment.claim(pk, actor, outcome, ply)
             else:
                 game = actions.ACTIONS[action](pk, actor, request.POST.get("answer") != "no", ply)
         except services.ServiceError as exc:
@@ -244,7 +223,7 @@ def game_action(request: HtmxHttpRequest, pk: int, action: str) -> HttpResponse:
                 return HttpResponse(exc.message, status=404)
             error = exc.message
     if game is not None and game.rematch_id is not None and action == "rematch":
-        return _redirect(request, reverse("games:detail", args=[game.rematch_id]))
+        return redirect_to(request, reverse("games:detail", args=[game.rematch_id]))
     if request.htmx:
         if error is None:
             # The push (or, with the socket down, the page's poll) brings the new position:
@@ -283,7 +262,7 @@ async def hint(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         html = await sync_to_async(presenters.render_partials)(game, actor, refusal, values)
         return HttpResponse(html)
     context = await sync_to_async(presenters.game_context)(game, actor, refusal, values)
-    context["presence_text"] = await sync_to_async(live.presence_of)(game, actor)
+    context["presence_text"] = await sync_to_async(presence.presence_of)(game, actor)
     return await sync_to_async(render)(request, "games/game.html", context)
 
 
@@ -331,23 +310,26 @@ async def review_table(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 
 @require_POST
 def again(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    """A new game with the same game, options and opponent; a new coin toss."""
+    """A new game against the computer with the same game, options and level; a new coin
+    toss. Between people it would leave the friend behind: they offer a rematch instead."""
     old = get_object_or_404(Game, pk=pk)
+    if not old.ai_level:
+        messages.info(request, "In a game between people, offer a rematch: your opponent comes along.")
+        return redirect_to(request, old.get_absolute_url())
     if refusal := limited(request, "create"):
         messages.error(request, refusal)
-        return _redirect(request, old.get_absolute_url())
-    opponent = "ai" if old.ai_level else "human"
+        return redirect_to(request, old.get_absolute_url())
     created = services.create_game(
         old.kind,
         old.options,
-        opponent=opponent,
-        level=old.ai_level or None,
+        opponent="ai",
+        level=old.ai_level,
         player_id=player_id(request),
         allow_hints=old.allow_hints,
         allow_takebacks=old.allow_takebacks,
         name=session_name(request),
     )
-    return _redirect(request, created.game.get_absolute_url())
+    return redirect_to(request, created.game.get_absolute_url())
 
 
 @require_http_methods(["GET", "HEAD", "POST"])

@@ -10,16 +10,17 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.ai.base import ReviewEntry
-from games.ai.quarto import (
-    LEVELS,
-    analyse,
-    choose_move,
-    review,
+from games.ai.quarto import LEVELS, analyse, choose_move, review, warm_up
+from games.engine.quarto import (
+    RULES,
+    Give,
+    Place,
+    State,
+    from_ascii,
+    initial_state,
     safe_pieces,
-    warm_up,
     winning_cells,
 )
-from games.engine.quarto import RULES, Give, Place, State, from_ascii, initial_state
 
 from .quarto_helpers import random_position
 

@@ -100,7 +100,7 @@ def test_tictactoe_chat_and_a_declined_draw(server: str, browser: Any) -> None:
     for page in pages:
         page.locator(".actions__offer").wait_for(state="detached", timeout=TIMEOUT)
     play([(x, "b1"), (o, "b2"), (x, "c1")], pages)
-    ends_alike({x: "You win!", o: "You lose: player 1 (X) wins.", watcher: "Player 1 (X) wins!"}, 3)
+    ends_alike({x: "You win!", o: "You lose: Player 1 (X) wins.", watcher: "Player 1 (X) wins!"}, 3)
     rematch(o, [x], [watcher])
     seats_moved_on([x, o], watcher, "b2")
     for page in pages:
@@ -122,7 +122,7 @@ def test_connect_four_with_a_takeback(server: str, browser: Any) -> None:
         page.locator(".actions__count", has_text="Takebacks: 1").wait_for(timeout=TIMEOUT)
         assert "g1" not in marks(page)
     play([(o, "b2"), (x, "a3"), (o, "b3"), (x, "a4")], pages)
-    ends_alike({x: "You win!", o: "You lose: player 1 (X) wins.", watcher: "Player 1 (X) wins!"}, 4)
+    ends_alike({x: "You win!", o: "You lose: Player 1 (X) wins.", watcher: "Player 1 (X) wins!"}, 4)
     rematch(x, [o], [watcher])
     seats_moved_on([x, o], watcher, "d1")
     for page in pages:
@@ -138,7 +138,7 @@ def test_ultimate_to_a_resignation(server: str, browser: Any) -> None:
     ends_alike(
         {
             x: "Player 2 (O) resigned: you win.",
-            o: "You resigned: player 1 (X) wins.",
+            o: "You resigned: Player 1 (X) wins.",
             watcher: "Player 2 (O) resigned: Player 1 (X) wins.",
         },
         0,

@@ -50,7 +50,7 @@ def test_the_end_is_told_from_each_side(server: str, browser: Any) -> None:
     for player, cell in [(x, "a1"), (o, "a2"), (x, "b1"), (o, "b2"), (x, "c1")]:
         player.wait_for_selector(f'.grid__cell.is-playable[data-cell="{cell}"]', timeout=10000)
         player.locator(f'.grid__cell[data-cell="{cell}"]').click()
-    expected = {x: "You win!", o: "You lose: player 1 (X) wins.", spectator: "Player 1 (X) wins!"}
+    expected = {x: "You win!", o: "You lose: Player 1 (X) wins.", spectator: "Player 1 (X) wins!"}
     for viewer, text in expected.items():
         viewer.wait_for_selector(".status__line.is-over", timeout=10000)
         assert viewer.locator(".status__text").inner_text() == text

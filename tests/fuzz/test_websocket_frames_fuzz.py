@@ -18,7 +18,7 @@ from django.contrib.sessions.backends.db import SessionStore
 from hypothesis import given
 from hypothesis import strategies as st
 
-from games.live import push as live
+from games.live import rounds
 from games.models import Game, Move
 from games.services import players
 from quarto_site.asgi import application
@@ -75,7 +75,7 @@ async def exchange(game_id: int, sent: list[tuple[str, Any]], as_json: bool, coo
         await comm.send_input({"type": "websocket.receive", kind: data})
         answer = await comm.receive_from(timeout=5)  # the socket is still there: one answer a frame
         assert answer == first
-    await sync_to_async(live.broadcast)(game_id, 1)  # and still in its group
+    await sync_to_async(rounds.broadcast)(game_id, 1)  # and still in its group
     assert await comm.receive_from(timeout=5) == first
     assert await comm.receive_nothing(timeout=0.01)
     await comm.disconnect()

@@ -12,7 +12,7 @@ from django.utils import timezone
 from games.formats import records
 from games.models import Game, Seat
 from games.presenting import downloads, presenters
-from games.services import actions, policy
+from games.services import abandonment, policy
 from games.services import moves as services
 from games.services.moves import Actor, ServiceError, play_move
 
@@ -31,7 +31,7 @@ def gone_for(game: Game, seat: int, seconds: float) -> None:
 
 def refused(code: str, *args: Any) -> None:
     with pytest.raises(ServiceError) as caught:
-        actions.claim(*args)
+        abandonment.claim(*args)
     assert caught.value.code == code
 
 
@@ -39,13 +39,13 @@ def test_no_claim_before_the_opponent_has_been_gone_long_enough(settings: Any) -
     settings.ABANDON_AFTER = 60
     game = two_humans()
     refused("not_abandoned", game.pk, ONE, "win", 0)
-    actions.seats_left(game.pk, [1])
+    abandonment.seats_left(game.pk, [1])
     refused("not_abandoned", game.pk, ONE, "win", 0)  # just left
     gone_for(game, 1, 61)
     refused("not_your_seat", game.pk, Actor(player_id="nobody"), "win", 0)
     refused("stale", game.pk, ONE, "win", 5)
     refused("not_abandoned", game.pk, TWO, "win", 0)  # the one who left cannot claim
-    assert actions.seats_back(game.pk, [1]) == 1  # came back (after it could be claimed): no claim
+    assert abandonment.seats_back(game.pk, [1]) == 1  # came back (after it could be claimed): no claim
     refused("not_abandoned", game.pk, ONE, "win", 0)
     assert fresh(game).status == Game.Status.PLAYING
 
@@ -59,7 +59,7 @@ def test_claim_the_win_and_the_record_says_abandoned(settings: Any) -> None:
     html = presenters.render_partials(fresh(game), ONE)
     assert "Claim the win" in html and "Player 2 left the game." in html
     assert "Claim the win" not in presenters.render_partials(fresh(game), Actor())
-    actions.claim(game.pk, ONE, "win", 1)
+    abandonment.claim(game.pk, ONE, "win", 1)
     game = fresh(game)
     assert (game.status, game.winner, game.reason) == (Game.Status.WON, 0, "abandoned")
     data = downloads.game_json(game)
@@ -82,7 +82,7 @@ def test_claim_a_draw(settings: Any) -> None:
     settings.ABANDON_AFTER = 60
     game = two_humans()
     gone_for(game, 0, 120)
-    actions.claim(game.pk, TWO, "draw", 0)
+    abandonment.claim(game.pk, TWO, "draw", 0)
     game = fresh(game)
     assert (game.status, game.winner, game.reason) == (Game.Status.DRAWN, None, "abandoned")
     assert downloads.game_record(game).result == "1/2-1/2"
@@ -100,7 +100,7 @@ def test_the_computer_never_claims_and_its_games_are_never_closed(settings: Any)
         and refusal.code == "not_abandoned"
         and "the computer never leaves" in refusal.message
     )
-    assert actions.close_abandoned() == []
+    assert abandonment.close_abandoned() == []
     assert fresh(game).status == Game.Status.PLAYING
 
 
@@ -110,7 +110,7 @@ def test_unclaimed_games_are_closed_after_the_longer_time(settings: Any) -> None
     waiting, closing = two_humans(), two_humans()
     gone_for(waiting, 1, 300)
     gone_for(closing, 1, 601)
-    assert actions.close_abandoned() == [closing.pk]
+    assert abandonment.close_abandoned() == [closing.pk]
     closed = fresh(closing)
     assert (closed.status, closed.winner, closed.reason, closed.is_finished) == (
         Game.Status.ABANDONED,
@@ -125,7 +125,7 @@ def test_unclaimed_games_are_closed_after_the_longer_time(settings: Any) -> None
     assert (record.result, record.termination) == ("*", "abandoned")
     records.check(records.parse_text(records.format_text(record)))  # reads back
     assert "nobody claimed the game" in presenters.render_partials(closed, ONE)
-    assert actions.close_abandoned() == []
+    assert abandonment.close_abandoned() == []
 
 
 def test_claim_over_the_api_and_the_schema(client: Client, settings: Any) -> None:

@@ -140,14 +140,14 @@ def test_an_offer_s_buttons_are_for_the_players_who_may_answer_it(client: Client
     assert not any(f">{word}</button>" in spectator for word in ("Accept", "Decline", "Withdraw"))
 
 
-def test_a_finished_game_offers_play_again_to_its_players_only_and_forgets_the_coin_toss(
+def test_a_finished_game_offers_play_again_to_its_players_only_and_forgets_who_started(
     client: Client,
 ) -> None:
-    game = start(client)  # we won the toss: we start
-    assert "You won the coin toss" in page(client, game)
+    game = start(client)  # we start
+    assert "You start." in page(client, game)
     client.post(f"/games/{game.pk}/resign", {"ply": 0})
     player, spectator = page(client, game), page(Client(), game)
-    assert "You won the coin toss" not in player
+    assert "You start." not in player
     assert ">Play again</button>" in player and ">Play again</button>" not in spectator
     assert ">Replay</a>" in spectator and ">Other games</a>" in spectator
 

@@ -7,6 +7,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
+from games.models import Game
 from games.services import moves as services
 
 from ..kinds import KINDS
@@ -127,3 +128,24 @@ def test_admin_shows_which_game_in_play_an_imported_copy_came_from(client: Clien
     client.login(username="admin", password="pw")
     page = client.get(f"/admin/games/game/{copy.pk}/change/").content.decode()
     assert "Copy of" in page and f'href="/admin/games/game/{game.pk}/change/"' in page
+
+
+@pytest.mark.parametrize(
+    "field, value",
+    [("kind", "tictactoe"), ("options", '{"rows": 2}'), ("status", "30"), ("ai_level", "nonsense")],
+)
+def test_admin_cannot_change_what_the_replay_needs(client: Client, field: str, value: str) -> None:
+    game = human_first_vs_ai()
+    services.play_move(game.pk, services.Actor(player_id="s-human"), "15", 0)
+    User.objects.create_superuser("admin", "admin@example.com", "pw")
+    client.login(username="admin", password="pw")
+    url = f"/admin/games/game/{game.pk}/change/"
+    data = browser_post_data(client.get(url).content.decode(), "game_form")
+    assert field not in data  # shown, not a form field
+    before = (game.kind, game.options, game.ai_level, game.status)
+    data[field] = [value]
+    assert client.post(url, data).status_code == 302
+    game.refresh_from_db()
+    assert (game.kind, game.options, game.ai_level, game.status) == before
+    assert game.status == Game.Status.PLAYING
+    assert client.get(f"/games/{game.pk}/").status_code == 200

@@ -11,8 +11,10 @@ from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.contrib.sessions.backends.db import SessionStore
 
-from games.live import push
+from games.live import messages
 from games.models import Game
+from games.presenting import audiences
+from games.presenting import presence as presence_counts
 from games.services import chat
 from games.services import moves as services
 from games.services.moves import Actor, play_move
@@ -64,13 +66,13 @@ def two_humans() -> Game:
 @pytest.fixture
 def counted_renders(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     renders: list[str] = []
-    real = push.render
+    real = audiences.render
 
     def counted(game: Any, seats: Any, audience: str) -> str:
         renders.append(audience)
         return real(game, seats, audience)
 
-    monkeypatch.setattr(push, "render", counted)
+    monkeypatch.setattr(audiences, "render", counted)
     return renders
 
 
@@ -148,13 +150,13 @@ async def test_presence_follows_connects_and_disconnects_each_from_its_side(
 ) -> None:
     settings.WS_PRESENCE_DELAY = 0.05
     rendered: list[str] = []
-    real = push.presence_line
+    real = presence_counts.presence_line
 
     def counted(names: Any, by_audience: Any, audience: str) -> str:
         rendered.append(audience)
         return real(names, by_audience, audience)
 
-    monkeypatch.setattr(push, "presence_line", counted)
+    monkeypatch.setattr(presence_counts, "presence_line", counted)
     game = await database_sync_to_async(two_humans)()
     seat_one = socket(game.pk, await database_sync_to_async(session_for)("p-one"))
     assert (await seat_one.connect())[0]
@@ -178,16 +180,16 @@ async def test_presence_follows_connects_and_disconnects_each_from_its_side(
         line = await presence(watchers[0])
     # One line per audience with a socket open, however many sockets it has.
     rendered.clear()
-    await push._send_presence(game.pk)
+    await messages._send_presence(game.pk)
     assert sorted(rendered) == ["seat-0", "seat-1", "watch"]
 
     # A name is shown as soon as it is set.
     await database_sync_to_async(chat.set_name)(game.pk, Actor(player_id="p-two"), "Bob")
     line = await presence(seat_one)
-    while "Bob (player 2) is connected." not in line:
+    while "Bob (Player 2) is connected." not in line:
         line = await presence(seat_one)
     line = await presence(watchers[1])
-    while "Player 1 is connected. Bob (player 2) is connected." not in line:
+    while "Player 1 is connected. Bob (Player 2) is connected." not in line:
         line = await presence(watchers[1])
 
     await watchers.pop().disconnect()
@@ -195,11 +197,11 @@ async def test_presence_follows_connects_and_disconnects_each_from_its_side(
     line = await presence(seat_one)
     while "2 watching." not in line:
         line = await presence(seat_one)
-    assert "Bob (player 2) is not connected." in line and "Player 1" not in line
+    assert "Bob (Player 2) is not connected." in line and "Player 1" not in line
     line = await presence(watchers[0])
     while "2 watching." not in line:
         line = await presence(watchers[0])
-    assert "Player 1 is connected. Bob (player 2) is not connected." in line
+    assert "Player 1 is connected. Bob (Player 2) is not connected." in line
     for comm in [seat_one, *watchers]:
         await comm.disconnect()
 
@@ -213,9 +215,9 @@ async def test_small_events_reach_their_audience_only() -> None:
         assert (await comm.connect())[0]
         await comm.receive_from()
     line = {"kind": "chat", "html": '<li id="chat-1">hello</li>', "data": {"text": "hello"}}
-    await push.ato_audience(game.pk, "seat-1", line)
+    await messages.ato_audience(game.pk, "seat-1", line)
     assert "hello" in await seat_two.receive_from(timeout=2)
-    await push.ato_all(game.pk, {**line, "html": '<li id="chat-2">all</li>'})
+    await messages.ato_all(game.pk, {**line, "html": '<li id="chat-2">all</li>'})
     for comm in (seat_two, watcher):
         text = await comm.receive_from(timeout=2)
         while "presence" in text:

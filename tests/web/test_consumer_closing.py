@@ -11,7 +11,8 @@ from autobahn.exception import Disconnected
 from channels.consumer import AsyncConsumer
 from channels.layers import get_channel_layer
 
-from games.live import push
+from games.live import rounds
+from games.presenting import audiences, presence
 
 from .test_audiences import session_for, socket, two_humans
 
@@ -22,12 +23,12 @@ pytestmark = [pytest.mark.django_db(transaction=True)]
 async def test_a_push_to_a_closed_page_is_dropped_and_the_socket_counted_out(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    game = await push.in_worker(two_humans)
-    comm = socket(game.pk, await push.in_worker(session_for, "p-one"))
+    game = await rounds.in_worker(two_humans)
+    comm = socket(game.pk, await rounds.in_worker(session_for, "p-one"))
     connected, _ = await comm.connect()
     assert connected
     await comm.receive_from()  # the current position
-    assert push.local_counts[game.pk, "seat-0"] == 1
+    assert presence.local_counts[game.pk, "seat-0"] == 1
 
     real_send = AsyncConsumer.send
 
@@ -38,6 +39,6 @@ async def test_a_push_to_a_closed_page_is_dropped_and_the_socket_counted_out(
 
     monkeypatch.setattr(AsyncConsumer, "send", closed)
     layer = get_channel_layer()
-    await layer.group_send(push.audience_group(game.pk, "seat-0"), {"type": "live.frame", "text": "x"})
+    await layer.group_send(audiences.audience_group(game.pk, "seat-0"), {"type": "live.frame", "text": "x"})
     await comm.disconnect()  # raises what the consumer raised, if it crashed
-    assert push.local_counts[game.pk, "seat-0"] == 0
+    assert presence.local_counts[game.pk, "seat-0"] == 0

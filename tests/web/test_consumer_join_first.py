@@ -9,7 +9,7 @@ import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 
-from games.live import consumers, push
+from games.live import consumers, rounds
 from games.services.moves import play_move
 from quarto_site.asgi import application
 
@@ -34,7 +34,7 @@ async def test_a_move_committed_while_the_socket_connects_is_pushed_to_it(
     monkeypatch: pytest.MonkeyPatch, as_json: bool
 ) -> None:
     game = await database_sync_to_async(two_humans)()
-    current = push.current
+    current = rounds.current
     moved: list[int] = []
 
     async def current_then_a_move_commits(game_id: int, audience: str) -> str | None:
@@ -44,7 +44,7 @@ async def test_a_move_committed_while_the_socket_connects_is_pushed_to_it(
             await database_sync_to_async(play_move)(game_id, ONE, "15", 0)
         return page
 
-    monkeypatch.setattr(push, "current", current_then_a_move_commits)
+    monkeypatch.setattr(rounds, "current", current_then_a_move_commits)
     path = f"/ws/games/{game.pk}/" + ("?format=json" if as_json else "")
     comm = WebsocketCommunicator(application, path, headers=HEADERS)
     connected, _ = await comm.connect()

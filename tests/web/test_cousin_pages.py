@@ -39,15 +39,15 @@ def test_home_lists_all_four_games(client: Client) -> None:
     assert 'name="gravity"' in html and 'name="players"' in html
 
 
-def test_tictactoe_win_is_highlighted_and_play_again_offered() -> None:
+def test_tictactoe_win_is_highlighted_and_a_rematch_offered() -> None:
     game, x, o = friends_game("tictactoe")
     for player, text in [(x, "a1"), (o, "a2"), (x, "b1"), (o, "b2")]:
         move(player, game, text)
     html = move(x, game, "c1")
     assert "You win!" in html
     assert len(re.findall(r'class="grid__cell is-p0 is-winning', html)) == 3
-    assert "Play again" in html
-    assert "You lose: player 1 (X) wins." in o.get(game.get_absolute_url()).content.decode()
+    assert ">Rematch</button>" in html and "Play again" not in html
+    assert "You lose: Player 1 (X) wins." in o.get(game.get_absolute_url()).content.decode()
     assert "Player 1 (X) wins!" in Client().get(game.get_absolute_url()).content.decode()
 
 

@@ -11,8 +11,9 @@ from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.test import Client
 
-from games.live import consumers, push
+from games.live import consumers, rounds
 from games.models import Game
+from games.presenting import audiences
 from games.services import ratelimit
 from quarto_site.asgi import application
 
@@ -126,7 +127,7 @@ async def test_a_burst_of_frames_costs_one_resync_and_no_render(
     game = await database_sync_to_async(human_first_vs_ai)()
     renders: list[str] = []
     resyncs: list[int] = []
-    real_render, real_current = push.render, push.current
+    real_render, real_current = audiences.render, rounds.current
 
     def counted_render(game: Any, seats: Any, audience: str) -> str:
         renders.append(audience)
@@ -136,8 +137,8 @@ async def test_a_burst_of_frames_costs_one_resync_and_no_render(
         resyncs.append(game_id)
         return await real_current(game_id, audience)
 
-    monkeypatch.setattr(push, "render", counted_render)
-    monkeypatch.setattr(push, "current", counted_current)
+    monkeypatch.setattr(audiences, "render", counted_render)
+    monkeypatch.setattr(rounds, "current", counted_current)
     comm = WebsocketCommunicator(application, f"/ws/games/{game.pk}/", headers=ORIGIN)
     assert (await comm.connect())[0]
     await comm.receive_from()

@@ -13,8 +13,8 @@ from channels.layers import InMemoryChannelLayer, channel_layers
 from channels.testing import WebsocketCommunicator
 from django.test import Client
 
-from games.live import push
 from games.models import Game
+from games.presenting import audiences, presence
 from games.services.moves import Actor, play_move
 from quarto_site.asgi import application
 
@@ -115,7 +115,7 @@ def test_a_failed_broadcast_leaves_the_move_standing(
     monkeypatch.setattr(DownLayer, "group_send", refuse)
     client.post("/games/new", {"kind": "tictactoe", "opponent": "ai", "seat": "first"})
     game = Game.objects.get()
-    push.arrive(game.pk, [push.WATCH])  # a spectator's page is open: there is a push to send
+    presence.arrive(game.pk, [audiences.WATCH])  # a spectator's page is open: there is a push to send
     response = client.post(f"/games/{game.pk}/move", {"move": "a1", "ply": "0"}, headers=HTMX)
     assert response.status_code == 200
     game.refresh_from_db()

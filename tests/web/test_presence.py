@@ -8,9 +8,8 @@ import re
 import pytest
 from django.test import Client
 
-from games.live import push
 from games.models import Game
-from games.presenting import presenters
+from games.presenting import presence, presenters
 from games.presenting.words import presence_text
 from games.services import chat
 from games.services import moves as services
@@ -25,11 +24,11 @@ from .helpers import ONE, TWO, human_first_vs_ai, two_humans
         # Two people: each reads about the other only.
         (["", ""], [0], {0, 1}, 0, "Your opponent is connected."),
         (["", ""], [1], {1}, 2, "Your opponent is not connected. 2 watching."),
-        (["Ann", "Bob"], [0], {0}, 0, "Bob (player 2) is not connected."),
+        (["Ann", "Bob"], [0], {0}, 0, "Bob (Player 2) is not connected."),
         # A spectator reads about every player.
-        (["", "Bob"], [], {1}, 1, "Player 1 is not connected. Bob (player 2) is connected. 1 watching."),
+        (["", "Bob"], [], {1}, 1, "Player 1 is not connected. Bob (Player 2) is connected. 1 watching."),
         # Three or four players: each other player by seat.
-        (["", "", "Cy"], [1], {0, 2}, 0, "Player 1 is connected. Cy (player 3) is connected."),
+        (["", "", "Cy"], [1], {0, 2}, 0, "Player 1 is connected. Cy (Player 3) is connected."),
         (
             ["", "", "", ""],
             [0],
@@ -69,23 +68,23 @@ def browser_of(client: Client, player_id: str) -> Client:
 def test_the_page_is_rendered_with_the_line_its_socket_pushes(client: Client) -> None:
     game = two_humans()
     chat.set_name(game.pk, TWO, "Bob")
-    push.arrive(game.pk, ["seat-1"])  # Bob's page is open
-    push.arrive(game.pk, ["watch"])
+    presence.arrive(game.pk, ["seat-1"])  # Bob's page is open
+    presence.arrive(game.pk, ["watch"])
     game = Game.objects.get(pk=game.pk)
     page = browser_of(client, "s-one").get(game.get_absolute_url()).content.decode()
-    assert push.presence_of(game, ONE) == "Bob (player 2) is connected. 1 watching."
-    pushed = presenters.presence_html(push.presence_of(game, ONE))
+    assert presence.presence_of(game, ONE) == "Bob (Player 2) is connected. 1 watching."
+    pushed = presenters.presence_html(presence.presence_of(game, ONE))
     assert paragraph(page) == paragraph(pushed).replace(' hx-swap-oob="true"', "")
-    assert "Bob (player 2) is connected. 1 watching." in paragraph(page)
+    assert "Bob (Player 2) is connected. 1 watching." in paragraph(page)
 
 
 @pytest.mark.django_db
 def test_a_spectator_page_and_a_game_against_the_computer() -> None:
     game = two_humans()
-    push.arrive(game.pk, ["seat-0"])
-    assert push.presence_of(game, services.Actor()) == "Player 1 is connected. Player 2 is not connected."
-    assert push.presence_of(game, TWO) == "Your opponent is connected."
+    presence.arrive(game.pk, ["seat-0"])
+    assert presence.presence_of(game, services.Actor()) == "Player 1 is connected. Player 2 is not connected."
+    assert presence.presence_of(game, TWO) == "Your opponent is connected."
     solo = human_first_vs_ai()
-    push.arrive(solo.pk, ["seat-0"])
-    assert push.presence_of(solo, services.Actor(player_id="s-human")) == ""
-    assert push.presence_of(solo, services.Actor()) == "Player 1 is connected."
+    presence.arrive(solo.pk, ["seat-0"])
+    assert presence.presence_of(solo, services.Actor(player_id="s-human")) == ""
+    assert presence.presence_of(solo, services.Actor()) == "Player 1 is connected."

@@ -7,7 +7,8 @@ from typing import Any
 
 import pytest
 
-from games.live import push
+from games.live import rounds
+from games.presenting import audiences, presence
 from games.services.moves import play_move
 
 from .helpers import ONE, TWO, two_humans
@@ -18,7 +19,7 @@ def test_a_move_in_a_game_nobody_watches_schedules_no_round(monkeypatch: pytest.
     game = two_humans()
     scheduled: list[Any] = []
     rendered: list[Any] = []
-    real_round = push._render_round
+    real_round = rounds._render_round
 
     def on_loop(callback: Any, *args: Any) -> bool:
         scheduled.append(args)
@@ -28,14 +29,14 @@ def test_a_move_in_a_game_nobody_watches_schedules_no_round(monkeypatch: pytest.
         rendered.append(args)
         return real_round(*args)
 
-    monkeypatch.setattr(push, "_on_server_loop", on_loop)
-    monkeypatch.setattr(push, "_render_round", render_round)
-    push.live_cache().set(push._now_key(game.pk), "old", 60)
+    monkeypatch.setattr(rounds, "on_server_loop", on_loop)
+    monkeypatch.setattr(rounds, "_render_round", render_round)
+    audiences.live_cache().set(audiences.now_key(game.pk), "old", 60)
 
     play_move(game.pk, ONE, "8", 0)  # a piece given
     assert scheduled == [] and rendered == []
-    assert push.live_cache().get(push._now_key(game.pk)) is None, "the next socket renders afresh"
+    assert audiences.live_cache().get(audiences.now_key(game.pk)) is None, "the next socket renders afresh"
 
-    push.arrive(game.pk, [push.WATCH])  # a spectator's socket opens
+    presence.arrive(game.pk, [audiences.WATCH])  # a spectator's socket opens
     play_move(game.pk, TWO, "a1", 1)
     assert scheduled == [(game.pk, False)]

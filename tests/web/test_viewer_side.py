@@ -93,7 +93,7 @@ def status_for(game: Game, actor: Actor) -> str:
 def test_the_winner_the_loser_and_a_spectator_each_read_the_result_their_way() -> None:
     game = finished_quarto()  # the second seat wins
     assert status_for(game, TWO) == "You win! The line shares: short, round."
-    assert status_for(game, ONE) == "You lose: player 2 wins. The line shares: short, round."
+    assert status_for(game, ONE) == "You lose: Player 2 wins. The line shares: short, round."
     assert status_for(game, Actor()) == "Player 2 wins! The line shares: short, round."
 
 

@@ -39,7 +39,7 @@ def test_new_game_page_shows_board_tray_and_status(client: Client) -> None:
     assert f'ws-connect="/ws/games/{game.pk}/"' in html
     assert html.count('class="board__cell') == 16
     assert html.count('aria-label="Give piece') == 16
-    assert "You won the coin toss" in html
+    assert "You start." in html
     assert "choose the piece your opponent must place" in html
     assert 'class="card tray is-giving"' in html
 
@@ -126,7 +126,7 @@ def test_invite_link_seats_a_friend(client: Client) -> None:
     friend.post(f"/join/{game.invite_code}")
     game.refresh_from_db()
     assert game.status == Game.Status.PLAYING
-    assert "Your opponent won the coin toss" in friend.get(game.get_absolute_url()).content.decode()
+    assert "Your opponent starts." in friend.get(game.get_absolute_url()).content.decode()
 
 
 def test_bad_new_game_form_is_refused_with_a_message(client: Client) -> None:

@@ -22,13 +22,13 @@ from games import catalog
 from games.formats import textboard
 from games.models import Game
 from games.runner.turns import runner
-from games.services import actions
+from games.services import abandonment, actions
 from games.services import moves as services
 
 QUIT = ("quit", "exit", "q")
 HELP = ("help", "?", "moves")
 ACTIONS = ("resign", "draw", "takeback")
-CLAIMS: dict[str, actions.ClaimKind] = {"claim win": "win", "claim draw": "draw"}
+CLAIMS: dict[str, abandonment.ClaimKind] = {"claim win": "win", "claim draw": "draw"}
 
 
 class Command(BaseCommand):
@@ -152,7 +152,7 @@ class Command(BaseCommand):
                 continue
             try:
                 if said in CLAIMS:
-                    actions.claim(game.pk, actor, CLAIMS[said], game.ply)
+                    abandonment.claim(game.pk, actor, CLAIMS[said], game.ply)
                 elif said in ACTIONS:
                     self.act(said, game, actor)
                 else:

@@ -1,0 +1,192 @@
+"""What each viewer of a game sees, rendered once per audience and cached.
+
+An *audience* is what one kind of viewer sees of a game: ``"seat-0"`` (whoever holds
+seat 0 alone), ``"seat-0-1"`` (one person holding both seats, hot-seat play), ``"watch"``
+(spectators) and ``"json"`` (programs on ``?format=json``: the API's state, the same for
+everyone). Every socket joins two channel-layer groups: its audience's
+(``game-<id>-<audience>``) and the game's (``game-<id>``, for events meant for all).
+
+Renderings live in the ``live`` cache under (game, version, audience), with
+``live:now:<game>`` naming the version last rendered; the page's htmx answer to a move
+(:func:`rendering_for`), the live layer's render rounds and a connecting socket all read
+and fill the same entries. The seat map of a game and the player id of a session are
+cached here too, for the sockets' lookups.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from django.core.cache import caches
+
+from games.models import Game
+from games.presenting import downloads, presenters
+from games.services.base import Actor
+
+WATCH = "watch"
+
+
+JSON = "json"
+
+
+ANY = "any"  # the counter of every socket of a game
+
+
+# Renderings and the viewer lookups live this long in the cache; the counters a day
+# (they expire by themselves when a process died without saying goodbye).
+RENDER_TTL = 600
+
+
+COUNT_TTL = 24 * 60 * 60
+
+
+def live_cache() -> Any:
+    return caches["live"]
+
+
+def group_name(game_id: int) -> str:
+    """Everyone watching the game: small events for all and presence."""
+    return f"game-{game_id}"
+
+
+def audience_group(game_id: int, audience: str) -> str:
+    return f"game-{game_id}-{audience}"
+
+
+def audience_name(seats: Sequence[int]) -> str:
+    return "seat-" + "-".join(str(s) for s in seats) if seats else WATCH
+
+
+def audience_seats(audience: str) -> list[int]:
+    if not audience.startswith("seat-"):
+        return []
+    return [int(s) for s in audience.removeprefix("seat-").split("-")]
+
+
+def version(game: Game) -> str:
+    """What a rendering shows: the ply and the game row's last save (a takeback may repeat a ply)."""
+    return f"{game.ply}.{int(game.updated.timestamp() * 1_000_000)}"
+
+
+# Cache keys.
+def seats_key(game_id: int) -> str:
+    return f"live:seats:{game_id}"
+
+
+def now_key(game_id: int) -> str:
+    return f"live:now:{game_id}"
+
+
+def render_key(game_id: int, ver: str, audience: str) -> str:
+    return f"live:r:{game_id}:{ver}:{audience}"
+
+
+def names_key(game_id: int) -> str:
+    return f"live:names:{game_id}"
+
+
+def count_key(game_id: int, audience: str) -> str:
+    return f"live:n:{game_id}:{audience}"
+
+
+def player_key(session_key: str) -> str:
+    return "live:player:" + hashlib.sha256(session_key.encode()).hexdigest()[:32]
+
+
+# Who holds which seat: the human seats' player ids (None for the computer or an open seat).
+SeatMap = list[str | None]
+
+
+def seat_map(game: Game) -> SeatMap:
+    return [None if s.is_ai else (s.player_id or None) for s in game.seat_list]
+
+
+# The display name of each seat of the seat map ("" when none), None where it has no player.
+SeatNames = list[str | None]
+
+
+def seat_names(game: Game) -> SeatNames:
+    return [
+        None if player is None else seat.name
+        for player, seat in zip(seat_map(game), game.seat_list, strict=True)
+    ]
+
+
+def audience_of(seats: SeatMap, player_id: str | None) -> str:
+    return audience_name([i for i, p in enumerate(seats) if player_id and p == player_id])
+
+
+def audiences(seats: SeatMap) -> list[str]:
+    """Every HTML audience of a game: each person's seats, and the spectators."""
+    named = {audience_of(seats, p) for p in seats if p}
+    return [*sorted(named), WATCH]
+
+
+def render(game: Game, seats: SeatMap, audience: str) -> str:
+    """One audience's bytes: the HTML partials of its viewer, or the API state for JSON."""
+    if audience == JSON:
+        return json.dumps({"type": "state", "ply": game.ply, "state": downloads.game_json(game)})
+    held = audience_seats(audience)
+    actor = Actor(player_id=seats[held[0]]) if held else Actor()
+    return presenters.render_partials(game, actor)
+
+
+def rendering_for(game: Game, actor: Actor) -> str:
+    """The partials ``actor`` sees (the htmx answer to a move): from the cache when this
+    version was rendered for that audience already, else rendered and stored for the push."""
+    if actor.token or actor.is_ai:  # not a browser: its seats are not its player id's
+        return presenters.render_partials(game, actor)
+    seats = seat_map(game)
+    audience = audience_of(seats, actor.player_id)
+    key = render_key(game.pk, version(game), audience)
+    text: str | None = live_cache().get(key)
+    if text is None:
+        text = render(game, seats, audience)
+        live_cache().set(key, text, RENDER_TTL)
+    return text
+
+
+# Looking viewers up: the seat map of a game (with the seats' names) and the player id of
+# a session, both cached.
+def remember_seats(game: Game) -> tuple[SeatMap, SeatNames]:
+    seats, names = seat_map(game), seat_names(game)
+    live_cache().set_many({seats_key(game.pk): seats, names_key(game.pk): names}, RENDER_TTL)
+    return seats, names
+
+
+def read_lineup(game_id: int) -> tuple[SeatMap, SeatNames] | None:
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None:
+        return None
+    return remember_seats(game)
+
+
+def cached_seats(game_id: int) -> SeatMap | None:
+    seats: SeatMap | None = live_cache().get(seats_key(game_id))
+    return seats
+
+
+def cached_player(session_key: str) -> str | None:
+    player: str | None = live_cache().get(player_key(session_key))
+    return player
+
+
+def remember_player(session_key: str, player_id: str | None) -> None:
+    if player_id:  # "no player yet" is not kept: joining a game makes one
+        live_cache().set(player_key(session_key), player_id, COUNT_TTL)
+
+
+def render_current(game_id: int, audience: str) -> str | None:
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None:
+        return None
+    seats = seat_map(game)
+    text = render(game, seats, audience)
+    ver = version(game)
+    cache = live_cache()
+    cache.set(render_key(game_id, ver, audience), text, RENDER_TTL)
+    cache.add(now_key(game_id), ver, COUNT_TTL)
+    return text

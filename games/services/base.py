@@ -1,0 +1,147 @@
+"""What every game service shares: who acts, how a refusal is said, the locked read of a
+game and the guards each action checks under that lock, and how a game ends.
+
+The services (moves, offers, abandonment, chat, moderation) and the apps built on the
+games (accounts, lobby, ratings) use these names; none of them is private to one module.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.utils import timezone
+
+from games.engine import State
+from games.events import GameEvent, publish
+from games.models import Game, Seat, hash_token
+
+
+class ServiceError(Exception):
+    """A refused request: ``code`` for programs, ``message`` for people, ``status`` for HTTP;
+    ``retry_after`` the seconds to wait when it was refused for speed; ``field`` names the
+    input at fault, where there is one (a form shows the message beside it)."""
+
+    def __init__(
+        self,
+        code: str,
+        message: str,
+        status: int = 400,
+        retry_after: int | None = None,
+        field: str | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.status = status
+        self.retry_after = retry_after
+        self.field = field
+
+
+@dataclass(frozen=True)
+class Actor:
+    """Who is acting: a browser (its player id), an API token holder, or the computer."""
+
+    player_id: str | None = None
+    token: str | None = None
+    is_ai: bool = False
+
+    def holds(self, seat: Seat) -> bool:
+        if self.is_ai:
+            return seat.is_ai
+        if seat.is_ai:
+            return False
+        if self.player_id and seat.player_id == self.player_id:
+            return True
+        return bool(self.token) and seat.token_hash == hash_token(self.token or "")
+
+
+AI = Actor(is_ai=True)
+
+
+def locked_game(game_id: int) -> Game:
+    """The game's row, locked until the transaction ends (call inside ``transaction.atomic``)."""
+    try:
+        return Game.objects.select_for_update().get(pk=game_id)
+    except Game.DoesNotExist:
+        raise ServiceError("not_found", f"There is no game {game_id}.", 404) from None
+
+
+def check_ply(game: Game, expected_ply: int | None, expected_revision: int | None = None) -> None:
+    """The ply guard: an action made for an older position is refused as stale, so a
+    repeated submission applies once. The revision names the position itself: after a
+    takeback and another move the ply is the same again, the revision is not."""
+    if expected_ply is not None and expected_ply != game.ply:
+        raise ServiceError(
+            "stale",
+            f"The game has moved on (ply {game.ply}, you sent {expected_ply}); reload the position.",
+            409,
+        )
+    if expected_revision is not None and expected_revision != game.revision:
+        raise ServiceError(
+            "stale",
+            f"The game has changed since (revision {game.revision}, you sent {expected_revision}); "
+            "reload the position.",
+            409,
+        )
+
+
+def seats_held(game: Game, actor: Actor) -> list[int]:
+    return [s.index for s in game.seat_list if actor.holds(s)]
+
+
+def acting_on(
+    game_id: int, actor: Actor, expected_ply: int | None, *, over: bool = False
+) -> tuple[Game, list[int]]:
+    """The locked game and the seats ``actor`` holds, or the refusal: the guard of every
+    action a seat takes besides a move.
+
+    ``over`` says the action is for a finished game (a rematch); the others are for a game
+    in play.
+    """
+    game = locked_game(game_id)
+    if game.status == Game.Status.WAITING:
+        raise ServiceError("waiting", "The game has not started: a seat is still open.", 409)
+    if over and not game.is_finished:
+        raise ServiceError("not_over", "A rematch can be offered once the game is over.", 409)
+    if not over and game.is_finished:
+        raise ServiceError("game_over", "The game is over.", 409)
+    check_ply(game, expected_ply)
+    held = seats_held(game, actor)
+    if not held:
+        raise ServiceError("not_your_seat", "You do not hold a seat in this game.", 403)
+    return game, held
+
+
+def schedule_ai_if_due(game: Game, state: State[Any], just_moved: int | None) -> None:
+    """Mark when the computer should act, if it is to move: a restart finds it again."""
+    game.ai_due_at = None
+    if state.is_over() or not game.ai_level:
+        return
+    seat = next((s for s in game.seat_list if s.index == state.to_move), None)
+    if seat is None or not seat.is_ai:
+        return
+    delay = settings.AI_DELAY / 2 if just_moved == state.to_move else settings.AI_DELAY
+    game.ai_due_at = timezone.now() + timedelta(seconds=delay)
+
+
+def finish_game(game: Game, status: Game.Status, reason: Game.Reason, result: dict[str, Any]) -> None:
+    """End a game in play other than by a move (resignation, agreement, abandonment): one
+    ``ended`` event, published after commit."""
+    game.status = status
+    game.reason = reason
+    game.winner = result["winner"]
+    game.result = {"lines": [], "shared": [], **result}
+    game.offers = {}
+    game.ai_due_at = None
+    game.save()
+    publish(GameEvent(game.pk, game.ply, "ended"))
+
+
+def others_win(game: Game, losers: list[int], reason: Game.Reason, detail: dict[str, Any]) -> None:
+    """The seats not among ``losers`` win: one winner with two seats, a shared win with more."""
+    others = [s.index for s in game.seat_list if s.index not in losers]
+    winner = others[0] if len(others) == 1 else None
+    finish_game(game, Game.Status.WON, reason, {"winner": winner, "winners": others, **detail})
