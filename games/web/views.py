@@ -18,7 +18,7 @@ from games.presenting import downloads, presence, presenters, words
 from games.presenting.audiences import rendering_for
 from games.runner import readiness
 from games.runner import turns as ai_runner
-from games.services import abandonment, actions, players, policy, ratelimit
+from games.services import abandonment, actions, names, players, policy, ratelimit
 from games.services import moves as services
 from games.web import newgame
 from games.web.forms import NewGameForm
@@ -39,9 +39,10 @@ SESSION_NAME = "display_name"
 
 
 def session_name(request: HttpRequest) -> str:
-    """The display name this browser gave itself last: its next games start with it."""
+    """The display name this browser gave itself last: its next games start with it (not
+    one kept from before the site refused it)."""
     value = request.session.get(SESSION_NAME, "")
-    return value if isinstance(value, str) else ""
+    return value if isinstance(value, str) and not names.is_reserved(value) else ""
 
 
 def actor_for(request: HttpRequest) -> services.Actor:

@@ -126,3 +126,13 @@ def test_the_site_s_own_words_for_unnamed_seats_give_unnamed_seats() -> None:
     game = import_game("tictactoe", {}, ["a1"], names=["computer (casual)", "person"]).game
     assert [s.name for s in game.seat_list] == ["", ""]
     assert [s.called for s in game.seat_list] == ["Player 1", "Player 2"]
+
+
+def test_a_name_kept_from_before_that_passes_for_the_site_is_not_carried_to_new_games(client: Client) -> None:
+    session = client.session
+    session["player_id"] = "s-old"
+    session["display_name"] = "Moderator"
+    session.save()
+    client.post("/games/new", {"kind": "tictactoe", "opponent": "ai", "level": "casual", "seat": "first"})
+    game = Game.objects.get()
+    assert [s.name for s in game.seat_list if not s.is_ai] == [""]
