@@ -70,6 +70,7 @@ class GameAdmin(admin.ModelAdmin[Game]):
         "offers",
         "takebacks",
         "rematch",
+        "copy_of",
         "ai_level",
         "ai_due_at",
         "allow_hints",

@@ -72,6 +72,14 @@ class Game(models.Model):
     rematch = models.OneToOneField(
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematch_of"
     )
+    copy_of = models.ForeignKey(
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="copies",
+        help_text="Imported from this game's record while it was still in play (its analysis is open).",
+    )
     invite_code = models.CharField(max_length=20, unique=True, default=new_invite_code)
     created = models.DateTimeField(auto_now_add=True, db_index=True)
     updated = models.DateTimeField(auto_now=True)

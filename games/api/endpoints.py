@@ -18,7 +18,16 @@ from django.urls import reverse
 from ninja import Status
 
 from games import catalog
-from games.api.plumbing import api, bad_request, bearer, client_id, guarded, not_found, seat_token
+from games.api.plumbing import (
+    api,
+    bad_request,
+    bearer,
+    client_id,
+    count_created,
+    guarded,
+    not_found,
+    seat_token,
+)
 from games.api.schemas import (
     AnalysisOut,
     ChatIn,
@@ -117,7 +126,9 @@ def join_game(request: HttpRequest, game_id: int, body: JoinIn | None = None) ->
 )
 @guarded()
 def play_move(request: HttpRequest, game_id: int, body: MoveIn) -> dict[str, Any]:
-    game = services.play_move(game_id, services.Actor(token=bearer(request)), body.move, body.ply)
+    game = services.play_move(
+        game_id, services.Actor(token=bearer(request)), body.move, body.ply, body.revision
+    )
     if game.ai_due_at is not None:
         return state_of(game_id)  # the computer's reply may be in already (AI_RUNNER inline, no delay)
     # A person is to move: the game as the move left it (position and seats loaded) is the
@@ -158,7 +169,8 @@ OFFERS = {
     "rematch": (
         "Offer or accept a rematch after the game (yes), decline it (no)",
         "Once every person said yes (the computer at once), the state's rematch names the new "
-        "game: same settings, seats rotated (swapped for two), your token holds your new seat.",
+        "game: same settings, seats rotated (swapped for two), your token holds your new seat. "
+        "A yes counts as a game created: 429 rate_limited beyond RATE_LIMIT_CREATE.",
     ),
 }
 
@@ -177,6 +189,8 @@ def _answer_endpoint(kind: str) -> None:
     )
     @guarded()
     def answer(request: HttpRequest, game_id: int, answer: Answer, ply: int | None = None) -> dict[str, Any]:
+        if kind == "rematch" and answer == "yes":
+            count_created(request)
         act(game_id, services.Actor(token=bearer(request)), answer == "yes", ply)
         return state_of(game_id)
 

@@ -145,6 +145,16 @@ def client_id(request: HttpRequest) -> str:
     return f"ip:{ratelimit.request_address(request)}"
 
 
+def count_created(request: HttpRequest) -> None:
+    """Count a game this client makes (a rematch) against ``RATE_LIMIT_CREATE``, the budget
+    the pages' new game and "Play again" share; a 429 when it is spent."""
+    wait = ratelimit.check("create", ratelimit.request_address(request), "RATE_LIMIT_CREATE")
+    if wait:
+        raise services.ServiceError(
+            "rate_limited", f"You are starting games too fast: try again in {wait} s.", 429, retry_after=wait
+        )
+
+
 def _refusal(request: HttpRequest, max_body_setting: str) -> HttpResponse | None:
     """A 429 or 413 answer when the request must go no further, else None."""
     wait = ratelimit.check("api", client_id(request), "API_RATE_LIMIT")
@@ -189,6 +199,8 @@ def guarded(max_body_setting: str = "API_MAX_BODY") -> Callable[[Callable[..., A
 
 @api.exception_handler(services.ServiceError)
 def _service_error(request: HttpRequest, exc: services.ServiceError) -> HttpResponse:
+    if exc.retry_after is not None:
+        return error(exc.status, exc.code, exc.message, Retry_After=str(exc.retry_after))
     return error(exc.status, exc.code, exc.message)
 
 

@@ -40,6 +40,12 @@ class JoinIn(Strict):
 class MoveIn(Strict):
     move: str = Field(min_length=1, max_length=16, description="The action's text, e.g. a1 or 7.")
     ply: int = Field(ge=0, description="The ply of the position the action was chosen in.")
+    revision: int | None = Field(
+        default=None,
+        ge=0,
+        description="The state's revision when the action was chosen: a move sent for a position "
+        "since changed (a takeback and another move bring the same ply back) is refused as stale.",
+    )
 
 
 class ChatIn(Strict):
@@ -107,6 +113,9 @@ class StateOut(BaseModel):
     to_move: int | None
     num_players: int
     ply: int
+    revision: int = Field(
+        description="Counts every change of the game (moves, takebacks, offers): send it with a move."
+    )
     moves: list[str]
     legal_moves: list[str]
     width: int

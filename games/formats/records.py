@@ -220,9 +220,11 @@ def parse_text(text: str) -> Record:
         for token in line.split(";", 1)[0].split():
             numbered = _NUMBER_RE.match(token)
             if numbered:
-                if int(numbered.group(1)) != len(moves) + 1:
+                # Compared as text: int() refuses numbers of over 4,300 digits.
+                if (numbered.group(1).lstrip("0") or "0") != str(len(moves) + 1):
+                    shown = token if len(token) <= 20 else f"{token[:20]}..."
                     raise RecordError(
-                        where, f"the number {token} does not match: this is action {len(moves) + 1}."
+                        where, f"the number {shown} does not match: this is action {len(moves) + 1}."
                     )
                 continue
             if len(token) > MAX_MOVE_LENGTH:

@@ -46,6 +46,7 @@ def game_json(game: Game) -> dict[str, Any]:
     data["takebacks"] = game.takebacks
     data["allow_takebacks"] = game.allow_takebacks
     data["rematch"] = game.rematch_id
+    data["revision"] = game.revision
     return data
 
 

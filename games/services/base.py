@@ -21,13 +21,22 @@ from games.models import Game, Seat, hash_token
 
 class ServiceError(Exception):
     """A refused request: ``code`` for programs, ``message`` for people, ``status`` for HTTP;
-    ``field`` names the input at fault, where there is one (a form shows it beside it)."""
+    ``retry_after`` the seconds to wait when it was refused for speed; ``field`` names the
+    input at fault, where there is one (a form shows the message beside it)."""
 
-    def __init__(self, code: str, message: str, status: int = 400, field: str | None = None) -> None:
+    def __init__(
+        self,
+        code: str,
+        message: str,
+        status: int = 400,
+        retry_after: int | None = None,
+        field: str | None = None,
+    ) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.status = status
+        self.retry_after = retry_after
         self.field = field
 
 
@@ -60,13 +69,21 @@ def locked_game(game_id: int) -> Game:
         raise ServiceError("not_found", f"There is no game {game_id}.", 404) from None
 
 
-def check_ply(game: Game, expected_ply: int | None) -> None:
+def check_ply(game: Game, expected_ply: int | None, expected_revision: int | None = None) -> None:
     """The ply guard: an action made for an older position is refused as stale, so a
-    repeated submission applies once."""
+    repeated submission applies once. The revision names the position itself: after a
+    takeback and another move the ply is the same again, the revision is not."""
     if expected_ply is not None and expected_ply != game.ply:
         raise ServiceError(
             "stale",
             f"The game has moved on (ply {game.ply}, you sent {expected_ply}); reload the position.",
+            409,
+        )
+    if expected_revision is not None and expected_revision != game.revision:
+        raise ServiceError(
+            "stale",
+            f"The game has changed since (revision {game.revision}, you sent {expected_revision}); "
+            "reload the position.",
             409,
         )
 

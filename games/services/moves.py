@@ -25,6 +25,7 @@ from games.engine import MoveError, OptionError, State
 from games.events import GameEvent, publish
 from games.formats import records
 from games.models import Game, Move, Seat, hash_token
+from games.services import copies
 from games.services.base import (
     AI,
     Actor,
@@ -34,6 +35,7 @@ from games.services.base import (
     schedule_ai_if_due,
     seats_held,
 )
+from games.services.names import BadName, record_names
 
 # The move path; Actor, AI, ServiceError and seats_held (games.services.base) are said
 # here too, as the callers of the move path use them with it.
@@ -193,11 +195,14 @@ def join_game(
 MOVED_FIELDS = ("ply", "offers", "status", "reason", "winner", "result", "ai_due_at", "updated")
 
 
-def play_move(game_id: int, actor: Actor, text: str, expected_ply: int | None) -> Game:
+def play_move(
+    game_id: int, actor: Actor, text: str, expected_ply: int | None, expected_revision: int | None = None
+) -> Game:
     """Apply one action for the seat ``actor`` holds, in one locked transaction.
 
-    ``expected_ply`` is the ply the actor saw; when the game has moved on since, the
-    action is refused as stale, so a repeated submission applies once.
+    ``expected_ply`` (and ``expected_revision``, when sent) is what the actor saw; when the
+    game has changed since, the action is refused as stale, so a repeated submission
+    applies once and a late one never lands on another position.
     """
     if not isinstance(text, str) or not text.strip() or len(text) > 16:
         raise ServiceError("bad_notation", "Send the action as a short text such as a1 or 7.")
@@ -207,7 +212,7 @@ def play_move(game_id: int, actor: Actor, text: str, expected_ply: int | None) -
             raise ServiceError("game_over", "The game is over: no more moves.", 409)
         if game.status == Game.Status.WAITING:
             raise ServiceError("waiting", "The game has not started: a seat is still open.", 409)
-        check_ply(game, expected_ply)
+        check_ply(game, expected_ply, expected_revision)
         state = game.state
         seats = game.seat_list
         held = [s.index for s in seats if actor.holds(s)]
@@ -326,12 +331,16 @@ def import_game(
     spec, clean = _spec_and_options(kind, options)
     rules = spec.rules
     state = rules.new_state(clean)
+    try:
+        seat_names = record_names(names)
+    except BadName as exc:
+        raise ServiceError("bad_record", str(exc)) from None
     token = secrets.token_urlsafe(24) if with_token else None
     with transaction.atomic():
         game = Game.objects.create(kind=kind, options=clean, status=Game.Status.PLAYING, allow_hints=True)
         now = timezone.now()
         for index in range(state.num_players):
-            name = names[index][:40] if index < len(names) else ""
+            name = seat_names[index] if index < len(seat_names) else ""
             _person_seat(game, index, player_id, token, now, name)
         for ply, text in enumerate(moves, start=1):
             try:
@@ -346,6 +355,8 @@ def import_game(
         _record_outcome(game, state)
         if state.outcome is None and termination:
             _record_termination(game, state.num_players, result, termination)
+        if not game.is_finished:
+            game.copy_of = copies.game_in_play_copied(game, game.move_texts)
         game.save()
         publish(GameEvent(game.pk, game.ply, "imported"))
     return NewGame(game=game, seat=None, token=token, first_seat_won_toss=False)

@@ -11,7 +11,7 @@ from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from games import catalog
 from games.models import Game
@@ -60,7 +60,7 @@ def _result(game: Game, mine: list[int], seats: list[Any]) -> str:
     return str(Game.Status(game.status).label)
 
 
-@require_GET
+@require_safe
 def history(request: HttpRequest) -> HttpResponse:
     kind = request.GET.get("kind", "")
     if kind not in catalog.CATALOG:
@@ -115,7 +115,7 @@ def at_ply(game: Game, ply: int) -> Game:
     return snapshot
 
 
-@require_GET
+@require_safe
 def replay(request: HttpRequest, pk: int) -> HttpResponse:
     game = get_object_or_404(Game, pk=pk)
     last = len(game.move_rows)

@@ -9,7 +9,7 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.templatetags.static import static
 from django.urls import reverse
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST, require_safe
 from django_htmx.http import HttpResponseClientRedirect
 from django_htmx.middleware import HtmxDetails
 
@@ -18,7 +18,7 @@ from games.presenting import downloads, presence, presenters, words
 from games.presenting.audiences import rendering_for
 from games.runner import readiness
 from games.runner import turns as ai_runner
-from games.services import abandonment, actions, players, policy, ratelimit
+from games.services import abandonment, actions, names, players, policy, ratelimit
 from games.services import moves as services
 from games.web import newgame
 from games.web.forms import NewGameForm
@@ -39,9 +39,10 @@ SESSION_NAME = "display_name"
 
 
 def session_name(request: HttpRequest) -> str:
-    """The display name this browser gave itself last: its next games start with it."""
+    """The display name this browser gave itself last: its next games start with it (not
+    one kept from before the site refused it)."""
     value = request.session.get(SESSION_NAME, "")
-    return value if isinstance(value, str) else ""
+    return value if isinstance(value, str) and not names.is_reserved(value) else ""
 
 
 def actor_for(request: HttpRequest) -> services.Actor:
@@ -80,13 +81,13 @@ def health(request: HttpRequest) -> HttpResponse:
     return HttpResponse("ok", content_type="text/plain")
 
 
-@require_GET
+@require_safe
 def favicon(request: HttpRequest) -> HttpResponse:
     """``/favicon.ico``, which browsers ask for on pages that name no icon: the site's SVG icon."""
     return HttpResponseRedirect(static("favicon.svg"), status=301)
 
 
-@require_GET
+@require_safe
 def home(request: HttpRequest) -> HttpResponse:
     return _home(request)
 
@@ -126,25 +127,30 @@ def new_game(request: HtmxHttpRequest) -> HttpResponse:
     return redirect_to(request, created.game.get_absolute_url())
 
 
-@require_GET
-def detail(request: HttpRequest, pk: int) -> HttpResponse:
-    game = get_object_or_404(Game, pk=pk)
+def page_context(request: HttpRequest, game: Game) -> dict[str, object]:
+    """What the game page shows this viewer."""
     actor = actor_for(request)
     context = presenters.game_context(game, actor)
     context["presence_text"] = presence.presence_of(game, actor)
     if "invite_url" in context:  # policy.may_see_invite: the seat holders of a waiting game
-        context["invite_url"] = request.build_absolute_uri(context["invite_url"])
-    return render(request, "games/game.html", context)
+        context["invite_url"] = request.build_absolute_uri(str(context["invite_url"]))
+    return context
 
 
-@require_GET
+@require_safe
+def detail(request: HttpRequest, pk: int) -> HttpResponse:
+    game = get_object_or_404(Game, pk=pk)
+    return render(request, "games/game.html", page_context(request, game))
+
+
+@require_safe
 def partials(request: HttpRequest, pk: int) -> HttpResponse:
     """The current board, pieces and status: how a client that missed a push resyncs."""
     game = get_object_or_404(Game, pk=pk)
     return HttpResponse(presenters.render_partials(game, actor_for(request)))
 
 
-@require_GET
+@require_safe
 def record(request: HttpRequest, pk: int) -> HttpResponse:
     """The game record to download: ``?format=text`` (the default) or ``json``."""
     game = get_object_or_404(Game, pk=pk)
@@ -157,18 +163,20 @@ def record(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def move(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     ply_text = request.POST.get("ply", "")
+    revision_text = request.POST.get("revision", "")
     text = request.POST.get("move", "")
     error = None
     game = None
     try:
         ply = int(ply_text)
+        revision = int(revision_text) if revision_text else None  # older pages send none
     except ValueError:
         error = "The form did not say which position it was made for; reload the page."
     if error is None:
         error = limited(request, "move")
     if error is None:
         try:
-            game = services.play_move(pk, actor_for(request), text, ply)
+            game = services.play_move(pk, actor_for(request), text, ply, revision)
         except services.ServiceError as exc:
             if exc.code == "not_found":
                 return HttpResponse(exc.message, status=404)
@@ -201,6 +209,8 @@ def game_action(request: HtmxHttpRequest, pk: int, action: str) -> HttpResponse:
         error = "The form did not say which position it was made for; reload the page."
     if error is None:
         error = limited(request, "move")
+    if error is None and action == "rematch" and request.POST.get("answer") != "no":
+        error = limited(request, "create")  # a rematch is a game created, like "Play again"
     if error is None:
         actor = actor_for(request)
         try:
@@ -235,7 +245,7 @@ async def hint(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     Async, and the search runs in the AI executor: a long analysis never holds the
     thread that serves everyone's synchronous views.
     """
-    if request.method != "GET":
+    if request.method not in ("GET", "HEAD"):
         return HttpResponse(status=405)
     game = await sync_to_async(_load_game)(pk)
     actor = await sync_to_async(actor_for)(request)
@@ -265,7 +275,7 @@ def _load_game(pk: int) -> Game:
     return game
 
 
-@require_GET
+@require_safe
 def review(request: HttpRequest, pk: int) -> HttpResponse:
     """The post-game review page; its table is computed separately (it can take seconds)."""
     game = get_object_or_404(Game, pk=pk)
@@ -276,7 +286,7 @@ def review(request: HttpRequest, pk: int) -> HttpResponse:
 
 async def review_table(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """Every action judged best, inaccuracy or blunder, and the first that lost a drawn game."""
-    if request.method != "GET":
+    if request.method not in ("GET", "HEAD"):
         return HttpResponse(status=405)
     game = await sync_to_async(_load_game)(pk)
     refusal = await sync_to_async(policy.review_refusal)(game)
@@ -325,6 +335,7 @@ def again(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     return redirect_to(request, created.game.get_absolute_url())
 
 
+@require_http_methods(["GET", "HEAD", "POST"])
 def join(request: HttpRequest, code: str) -> HttpResponse:
     game = get_object_or_404(Game, invite_code=code)
     if request.method == "POST":

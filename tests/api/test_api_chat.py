@@ -59,3 +59,14 @@ def test_hidden_lines_are_left_out(client: Client) -> None:
     post(client, f"/api/v1/games/{game_id}/chat", {"text": "oops"}, first)
     chat.hide_lines(ChatLine.objects.all())
     assert client.get(f"/api/v1/games/{game_id}/chat").json() == {"lines": []}
+
+
+def test_a_chat_refused_for_speed_says_when_to_try_again(client: Client, settings) -> None:  # type: ignore[no-untyped-def]
+    settings.RATE_LIMIT_CHAT = "1/minute"
+    game_id, first, _ = two_players(client)
+    path = f"/api/v1/games/{game_id}/chat"
+    assert post(client, path, {"text": "ok"}, first).status_code == 201
+    refused = post(client, path, {"text": "again"}, first)
+    assert refused.status_code == 429
+    assert 1 <= int(refused["Retry-After"]) <= 60
+    assert f"try again in {refused['Retry-After']} s" in refused.json()["detail"]

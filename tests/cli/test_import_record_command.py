@@ -63,3 +63,24 @@ def test_json_nested_thousands_deep_is_a_clean_command_error(tmp_path: Path) -> 
         call_command("import_record", str(path))
     assert str(caught.value) == f"{path}: record: the JSON nests deeper than 20 levels."
     assert Game.objects.count() == 0
+
+
+def test_a_move_number_of_thousands_of_digits_is_one_line_of_error(tmp_path: Path) -> None:
+    path = tmp_path / "game.txt"
+    path.write_text('[Game "quarto"]\n\n' + "9" * 4301 + ". 8\n")
+    with pytest.raises(CommandError) as refused:
+        call_command("import_record", str(path))
+    message = str(refused.value)
+    assert "line 3" in message and "does not match" in message
+    assert "\n" not in message and len(message) < 300
+    assert Game.objects.count() == 0
+
+
+def test_a_name_that_passes_for_the_site_is_one_line_of_error(tmp_path: Path) -> None:
+    path = tmp_path / "game.txt"
+    path.write_text(RECORD.replace("Ann; Bob", "Ann; Moderator"))
+    with pytest.raises(CommandError) as refused:
+        call_command("import_record", str(path))
+    message = str(refused.value)
+    assert "the name of player 2" in message and "would pass for the site" in message
+    assert "\n" not in message and Game.objects.count() == 0

@@ -118,6 +118,18 @@ def test_admin_pages_name_the_site_icon_and_favicon_ico_finds_it(client: Client)
     assert svg.status_code == 200 and b"<svg" in b"".join(svg.streaming_content)  # type: ignore[attr-defined]
 
 
+def test_admin_shows_which_game_in_play_an_imported_copy_came_from(client: Client) -> None:
+    game = services.create_game("tictactoe", {}, opponent="human", seat="first", player_id="p1").game
+    services.join_game(game.pk, invite=game.invite_code, player_id="p2")
+    services.play_move(game.pk, services.Actor(player_id="p1"), "b2", 0)
+    copy = services.import_game("tictactoe", {}, ["b2"]).game
+    assert copy.copy_of_id == game.pk
+    User.objects.create_superuser("admin", "admin@example.com", "pw")
+    client.login(username="admin", password="pw")
+    page = client.get(f"/admin/games/game/{copy.pk}/change/").content.decode()
+    assert "Copy of" in page and f'href="/admin/games/game/{game.pk}/change/"' in page
+
+
 @pytest.mark.parametrize(
     "field, value",
     [("kind", "tictactoe"), ("options", '{"rows": 2}'), ("status", "30"), ("ai_level", "nonsense")],

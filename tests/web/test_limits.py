@@ -52,6 +52,28 @@ def test_creating_games_too_fast_is_refused_with_a_message(client: Client, setti
     assert Game.objects.count() == 3
 
 
+def test_a_rematch_counts_as_a_game_created(client: Client, settings: Any, no_ai_reply: None) -> None:
+    settings.RATE_LIMIT_CREATE = "2/minute"
+    client.post("/games/new", NEW)
+    game = Game.objects.get()
+    for _ in range(3):  # resign, rematch, resign, rematch ...
+        client.post(f"/games/{game.pk}/resign", {"ply": str(game.ply)})
+        client.post(f"/games/{game.pk}/rematch", {"ply": str(game.ply), "answer": "yes"})
+        game.refresh_from_db()
+        if game.rematch is not None:
+            game = game.rematch
+    assert Game.objects.count() == 2  # the first game and one rematch
+    response = client.post(f"/games/{game.pk}/rematch", {"ply": str(game.ply), "answer": "yes"}, follow=True)
+    assert "You are starting games too fast: try again in" in response.content.decode()
+    game.refresh_from_db()
+    assert game.rematch is None and Game.objects.count() == 2
+    htmx = client.post(f"/games/{game.pk}/rematch", {"ply": str(game.ply), "answer": "yes"}, headers=HTMX)
+    assert "You are starting games too fast" in htmx.content.decode()
+    # Declining a rematch creates nothing and is not counted.
+    declined = client.post(f"/games/{game.pk}/rematch", {"ply": str(game.ply), "answer": "no"}, follow=True)
+    assert "too fast" not in declined.content.decode()
+
+
 def test_moving_too_fast_is_said_in_the_status_line(client: Client, settings: Any, no_ai_reply: None) -> None:
     settings.RATE_LIMIT_MOVE = "1/minute"
     client.post("/games/new", {**NEW, "kind": "quarto"})

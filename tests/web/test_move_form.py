@@ -12,6 +12,7 @@ import re
 import pytest
 from django.test import Client
 
+from games.models import Game
 from games.services import moves as services
 
 from ..kinds import KINDS
@@ -35,3 +36,43 @@ def test_one_stable_form_holds_the_board_and_pieces(client: Client, kind: str) -
     partials = client.get(f"/games/{game.pk}/partials", headers=HTMX).content.decode()
     assert "<form" not in partials.split('<div id="status"')[0]
     assert 'name="ply"' in partials and partials.count('name="ply"') == 1
+
+
+def _as(client: Client, player_id: str) -> Client:
+    session = client.session
+    session["player_id"] = player_id
+    session.save()
+    return client
+
+
+def test_the_move_form_carries_the_revision_and_a_late_click_is_stale(client: Client) -> None:
+    one, two = _as(client, "p-one"), _as(Client(), "p-two")
+    game = services.create_game("tictactoe", {}, opponent="human", seat="first", player_id="p-one").game
+    services.join_game(game.pk, invite=game.invite_code, player_id="p-two")
+    first, second = services.Actor(player_id="p-one"), services.Actor(player_id="p-two")
+    for ply, text in enumerate(["a1", "b2", "c3"]):
+        services.play_move(game.pk, first if ply % 2 == 0 else second, text, ply)
+    page = two.get(game.get_absolute_url()).content.decode()
+    seen = re.search(r'name="revision" value="(\d+)"', page)
+    assert seen is not None
+    game.refresh_from_db()
+    assert int(seen.group(1)) == game.revision
+    partials = two.get(f"/games/{game.pk}/partials", headers=HTMX).content.decode()
+    assert partials.count(f'name="revision" value="{game.revision}"') == 1
+    # c3 is taken back and a2 played: ply 3 again, another position.
+    one.post(f"/games/{game.pk}/takeback", {"ply": 3, "answer": "yes"})
+    two.post(f"/games/{game.pk}/takeback", {"ply": 3, "answer": "yes"})
+    services.play_move(game.pk, first, "a2", 2)
+    late = two.post(
+        f"/games/{game.pk}/move", {"move": "a3", "ply": 3, "revision": seen.group(1)}, headers=HTMX
+    )
+    assert "The game has changed since" in late.content.decode()
+    game = Game.objects.get(pk=game.pk)
+    assert game.move_texts == ["a1", "b2", "a2"]
+    bad = two.post(f"/games/{game.pk}/move", {"move": "a3", "ply": 3, "revision": "x"}, headers=HTMX)
+    assert "reload the page" in bad.content.decode()
+    played = two.post(
+        f"/games/{game.pk}/move", {"move": "a3", "ply": 3, "revision": game.revision}, headers=HTMX
+    )
+    assert played.status_code == 200 and "changed" not in played.content.decode()
+    assert Game.objects.get(pk=game.pk).move_texts == ["a1", "b2", "a2", "a3"]
