@@ -75,7 +75,9 @@ def health(request: HttpRequest) -> HttpResponse:
     With ``?computer``, 503 until the computer has loaded its searches (scripts/serve)."""
     Game.objects.exists()
     if "computer" in request.GET and not readiness.computer_ready():
-        return HttpResponse("the computer is getting ready", content_type="text/plain", status=503)
+        waiting = HttpResponse("the computer is getting ready", content_type="text/plain", status=503)
+        waiting._has_been_logged = True  # type: ignore[attr-defined]  # expected while starting: no error log
+        return waiting
     return HttpResponse("ok", content_type="text/plain")
 
 
