@@ -40,7 +40,8 @@ from django.utils import timezone
 
 from games import catalog
 from games.events import GameEvent, publish
-from games.models import ChatLine, Game, Move, Seat
+from games.models import Game, Move, Seat
+from games.services import chat
 from games.services.base import Actor, ServiceError, acting_on, finish_game, others_win, schedule_ai_if_due
 
 OfferKind = Literal["draw", "takeback", "rematch"]
@@ -103,9 +104,8 @@ def _decline(game: Game, kind: OfferKind, held: list[int]) -> Game:
     _say_no(game, kind)
     game.save(update_fields=["offers", "updated"])
     mine = [seat for seat in held if seat in said_yes]
-    who = game.seat_list[mine[0] if mine else held[0]].called
     done = "withdrew" if mine else "declined"
-    ChatLine.objects.create(game=game, seat=None, text=f"{who} {done} the {OFFER_NAMES[kind]}.")
+    chat.site_line(game, game.seat_list[mine[0] if mine else held[0]], f"{done} the {OFFER_NAMES[kind]}.")
     publish(GameEvent(game.pk, game.ply, "declined"))
     return game
 

@@ -21,15 +21,10 @@ from games.events import GameEvent, publish
 from games.models import ChatLine, ChatMute, Game, Seat, hash_token
 from games.services import policy, ratelimit
 from games.services.base import Actor, ServiceError, locked_game
+from games.services.names import BadName, clean
 
 SHOWN_LINES = 30
-NAME_MAX_LENGTH = 24
-# Letters and digits of any script (Python's \w), apostrophes (' and U+2019), dots,
-# underscores, hyphens and spaces; the name field's pattern (games/game.html) says the same.
-_NAME_RE = re.compile("[\\w .'\u2019\\-]+")
 _SPACES = re.compile(r"\s+")
-# Words the pages use for seats: a name may not pass for the computer or for "you".
-RESERVED_NAMES = {"you", "computer", "the computer", "open seat", "person"}
 
 
 def clean_text(text: object) -> str:
@@ -50,24 +45,11 @@ def clean_text(text: object) -> str:
 
 
 def clean_name(name: object) -> str:
-    """A display name: 1 to 24 letters, digits, spaces, apostrophes, dots, underscores
-    or hyphens (letters of any script: "Zoë", "O'Neil", "Søren")."""
-    if not isinstance(name, str):
-        raise ServiceError("bad_name", "Send the name as text.")
-    # Composed, so that an accent typed as a separate mark counts as part of its letter.
-    name = _SPACES.sub(" ", unicodedata.normalize("NFC", name)).strip()
-    if not name:
-        raise ServiceError("bad_name", "A name needs at least one character.")
-    if len(name) > NAME_MAX_LENGTH:
-        raise ServiceError("bad_name", f"A name is at most {NAME_MAX_LENGTH} characters.")
-    if not _NAME_RE.fullmatch(name):
-        raise ServiceError(
-            "bad_name",
-            "A name may hold letters, digits, spaces, apostrophes, dots, underscores and hyphens.",
-        )
-    if name.casefold() in RESERVED_NAMES:
-        raise ServiceError("bad_name", f"“{name}” would be confusing: the page uses it for others.")
-    return name
+    """A display name as :func:`games.services.names.clean` checks it."""
+    try:
+        return clean(name)
+    except BadName as exc:
+        raise ServiceError("bad_name", str(exc)) from None
 
 
 def seat_keys(seat: Seat) -> list[str]:
@@ -99,8 +81,7 @@ def say(game_id: int, actor: Actor, text: object) -> ChatLine:
         seat = game.seat_list[policy.seats_of(game, actor)[0]]
         if is_muted(seat_keys(seat) + actor_keys(actor)):
             raise ServiceError("muted", "A moderator muted you: your chat lines are not accepted.", 403)
-        key = (seat_keys(seat) or [f"{game.pk}:{seat.index}"])[0]
-        wait = ratelimit.hit(f"chat:{key}", ratelimit.parse_rate(settings.RATE_LIMIT_CHAT))
+        wait = ratelimit.hit(_budget_key(game, seat), ratelimit.parse_rate(settings.RATE_LIMIT_CHAT))
         if wait:
             raise ServiceError(
                 "rate_limited", f"You are chatting too fast: try again in {wait} s.", 429, retry_after=wait
@@ -108,6 +89,24 @@ def say(game_id: int, actor: Actor, text: object) -> ChatLine:
         line = ChatLine.objects.create(game=game, seat=seat.index, name=seat.name, text=text)
         publish(GameEvent(game.pk, game.ply, "chat"))
     return line
+
+
+def _budget_key(game: Game, seat: Seat) -> str:
+    """Whose chat budget a line spends: the seat's holder, in every game."""
+    return "chat:" + (seat_keys(seat) or [f"{game.pk}:{seat.index}"])[0]
+
+
+def site_line(game: Game, seat: Seat, words: str) -> ChatLine | None:
+    """A line of the site saying what ``seat``'s player did ("Player 2" + ``words``).
+
+    It spends that player's chat budget, so an action repeated to fill the chat soon adds
+    nothing more (the action itself still counts); a muted player is named by their seat,
+    never by the name they chose.
+    """
+    if ratelimit.hit(_budget_key(game, seat), ratelimit.parse_rate(settings.RATE_LIMIT_CHAT)):
+        return None
+    who = f"Player {seat.index + 1}" if is_muted(seat_keys(seat)) else seat.called
+    return ChatLine.objects.create(game=game, seat=None, text=f"{who} {words}")
 
 
 def set_name(game_id: int, actor: Actor, name: object) -> str:

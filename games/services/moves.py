@@ -35,6 +35,7 @@ from games.services.base import (
     schedule_ai_if_due,
     seats_held,
 )
+from games.services.names import BadName, record_names
 
 # The move path; Actor, AI, ServiceError and seats_held (games.services.base) are said
 # here too, as the callers of the move path use them with it.
@@ -330,12 +331,16 @@ def import_game(
     spec, clean = _spec_and_options(kind, options)
     rules = spec.rules
     state = rules.new_state(clean)
+    try:
+        seat_names = record_names(names)
+    except BadName as exc:
+        raise ServiceError("bad_record", str(exc)) from None
     token = secrets.token_urlsafe(24) if with_token else None
     with transaction.atomic():
         game = Game.objects.create(kind=kind, options=clean, status=Game.Status.PLAYING, allow_hints=True)
         now = timezone.now()
         for index in range(state.num_players):
-            name = names[index][:40] if index < len(names) else ""
+            name = seat_names[index] if index < len(seat_names) else ""
             _person_seat(game, index, player_id, token, now, name)
         for ply, text in enumerate(moves, start=1):
             try:

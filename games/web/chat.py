@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.http import HttpResponse
-from django.shortcuts import get_object_or_404, redirect
+from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.html import format_html
@@ -19,7 +19,7 @@ from games.models import Game
 from games.presenting import presenters
 from games.services import chat
 from games.services.base import ServiceError
-from games.web.views import SESSION_NAME, HtmxHttpRequest, actor_for, redirect_to
+from games.web.views import SESSION_NAME, HtmxHttpRequest, actor_for, page_context, redirect_to
 
 
 @require_POST
@@ -47,11 +47,18 @@ def say(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 
 @require_POST
 def rename(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    text = request.POST.get("name", "")
     try:
-        name = chat.set_name(pk, actor_for(request), request.POST.get("name", ""))
+        name = chat.set_name(pk, actor_for(request), text)
     except ServiceError as exc:
         if exc.code == "not_found":
             return HttpResponse(exc.message, status=404)
+        if exc.code == "bad_name":  # said beside the field, the name as typed kept
+            context = page_context(request, get_object_or_404(Game, pk=pk))
+            context.update(name_error=exc.message, name_text=text)
+            if request.htmx:  # 200, so htmx swaps the form in (it ignores 4xx bodies)
+                return HttpResponse(render_to_string("games/game.html#name_form", context, request=request))
+            return render(request, "games/game.html", context, status=400)
         messages.error(request, exc.message)
     else:
         request.session[SESSION_NAME] = name

@@ -19,12 +19,15 @@ def health(request: HttpRequest) -> HttpResponse:
     with ``?degraded=ok`` 200 then, for a load balancer that should keep sending players."""
     Game.objects.exists()
     if "computer" in request.GET and not readiness.computer_ready():
-        return HttpResponse("the computer is getting ready", content_type="text/plain", status=503)
+        waiting = HttpResponse("the computer is getting ready", content_type="text/plain", status=503)
+        waiting._has_been_logged = True  # type: ignore[attr-defined]  # expected while starting: no error log
+        return waiting
     state = health_state()
     degraded = state["status"] != "ok"
     response = JsonResponse(state, status=503 if degraded and request.GET.get("degraded") != "ok" else 200)
     if degraded:
         response["Retry-After"] = "5"
+        response._has_been_logged = True  # type: ignore[attr-defined]  # the cache logged the outage once
     response["Cache-Control"] = "no-store"
     return response
 

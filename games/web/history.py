@@ -54,8 +54,9 @@ def _result(game: Game, mine: list[int], seats: list[Any]) -> str:
         if mine and len(mine) == 1:
             return "you lost"
         seat = seats[game.winner] if game.winner < len(seats) else None
-        who = "computer" if seat is not None and seat.is_ai else (seat.name if seat and seat.name else "")
-        return f"Player {game.winner + 1} won" + (f" ({who})" if who else "")
+        # The winner's own words, never wrapped in brackets: a name may hold some already.
+        who = "the computer" if seat is not None and seat.is_ai else (seat.name if seat else "")
+        return f"{who[:1].upper()}{who[1:]} won" if who else f"Player {game.winner + 1} won"
     return str(Game.Status(game.status).label)
 
 

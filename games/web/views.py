@@ -17,7 +17,7 @@ from games.models import Game
 from games.presenting import downloads, presence, presenters, words
 from games.presenting.audiences import rendering_for
 from games.runner import turns as ai_runner
-from games.services import abandonment, actions, players, policy, ratelimit
+from games.services import abandonment, actions, names, players, policy, ratelimit
 from games.services import moves as services
 from games.web import newgame
 from games.web.forms import NewGameForm
@@ -38,9 +38,10 @@ SESSION_NAME = "display_name"
 
 
 def session_name(request: HttpRequest) -> str:
-    """The display name this browser gave itself last: its next games start with it."""
+    """The display name this browser gave itself last: its next games start with it (not
+    one kept from before the site refused it)."""
     value = request.session.get(SESSION_NAME, "")
-    return value if isinstance(value, str) else ""
+    return value if isinstance(value, str) and not names.is_reserved(value) else ""
 
 
 def actor_for(request: HttpRequest) -> services.Actor:
@@ -113,15 +114,20 @@ def new_game(request: HtmxHttpRequest) -> HttpResponse:
     return redirect_to(request, created.game.get_absolute_url())
 
 
-@require_safe
-def detail(request: HttpRequest, pk: int) -> HttpResponse:
-    game = get_object_or_404(Game, pk=pk)
+def page_context(request: HttpRequest, game: Game) -> dict[str, object]:
+    """What the game page shows this viewer."""
     actor = actor_for(request)
     context = presenters.game_context(game, actor)
     context["presence_text"] = presence.presence_of(game, actor)
     if "invite_url" in context:  # policy.may_see_invite: the seat holders of a waiting game
-        context["invite_url"] = request.build_absolute_uri(context["invite_url"])
-    return render(request, "games/game.html", context)
+        context["invite_url"] = request.build_absolute_uri(str(context["invite_url"]))
+    return context
+
+
+@require_safe
+def detail(request: HttpRequest, pk: int) -> HttpResponse:
+    game = get_object_or_404(Game, pk=pk)
+    return render(request, "games/game.html", page_context(request, game))
 
 
 @require_safe

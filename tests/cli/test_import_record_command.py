@@ -74,3 +74,13 @@ def test_a_move_number_of_thousands_of_digits_is_one_line_of_error(tmp_path: Pat
     assert "line 3" in message and "does not match" in message
     assert "\n" not in message and len(message) < 300
     assert Game.objects.count() == 0
+
+
+def test_a_name_that_passes_for_the_site_is_one_line_of_error(tmp_path: Path) -> None:
+    path = tmp_path / "game.txt"
+    path.write_text(RECORD.replace("Ann; Bob", "Ann; Moderator"))
+    with pytest.raises(CommandError) as refused:
+        call_command("import_record", str(path))
+    message = str(refused.value)
+    assert "the name of player 2" in message and "would pass for the site" in message
+    assert "\n" not in message and Game.objects.count() == 0

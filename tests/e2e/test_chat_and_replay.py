@@ -37,6 +37,13 @@ def test_chat_between_players_and_replay_with_links_and_keys(server: str, browse
     assert valid == {"Zoë": True, "O'Neil": True, "Søren K.": True, "Ann!": False, "<b>": False}
     assert "apostrophes" in str(field.get_attribute("title"))
 
+    # A name that passes for the site is refused beside the field, the name as typed kept.
+    x.fill("#seat-name", "Moderator")
+    x.locator(".game__name button").click()
+    x.wait_for_selector("#seat-name-error", timeout=TIMEOUT)
+    assert "would pass for the site" in x.locator("#seat-name-error").inner_text()
+    assert x.locator("#seat-name").input_value() == "Moderator"
+
     # X names itself, then says hello: O and the spectator see it without reloading.
     x.fill("#seat-name", "Xena")
     x.locator(".game__name button").click()

@@ -9,7 +9,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.utils import timezone
 
-from games.models import Game
+from games.models import Game, Seat
 from games.services import moderation
 from games.services.moves import Actor, ServiceError, create_game, import_game, play_move
 from games.services.stats import game_stats
@@ -160,3 +160,15 @@ def test_statistics_match_the_data(client: Client) -> None:
     html = client.get("/admin/games/game/stats/").content.decode()
     assert "Games per day" in html and "<td>2</td><td>1</td><td>1</td><td>2</td><td>6</td>" in html
     assert "4 of 6 games (67%)" in html
+
+
+def test_a_winner_named_with_brackets_is_said_without_nesting_them(client: Client) -> None:
+    named = two_humans()
+    Seat.objects.filter(game=named, index=1).update(name="Bob (UK)")
+    unnamed = two_humans()
+    for game in (named, unnamed):
+        finished_at = {"status": Game.Status.WON, "winner": 1, "result": {"winner": 1, "lines": []}}
+        Game.objects.filter(pk=game.pk).update(**finished_at)
+    html = client.get("/games/history").content.decode()
+    assert "Bob (UK) won" in html and "(Bob (UK))" not in html
+    assert "Player 2 won" in html  # a person without a name

@@ -102,3 +102,13 @@ def test_a_starting_server_is_getting_ready_until_its_warm_up_ends(
 
     asyncio.run(start())
     assert seen[0] is True and not readiness.getting_ready()
+
+
+def test_waiting_for_the_computer_is_not_logged_as_an_error(
+    settings: Any, client: Client, caplog: pytest.LogCaptureFixture
+) -> None:
+    settings.AI_WARM_UP = True
+    readiness.reset()
+    with caplog.at_level("WARNING", logger="django.request"):
+        assert client.get("/healthz?computer").status_code == 503
+    assert caplog.records == []  # scripts/serve asks several times a second while it waits
