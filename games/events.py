@@ -23,7 +23,8 @@ log = logging.getLogger(__name__)
 # resignation or an agreed draw) and "takeback" change what pages show without a move: the
 # ply stays, or (a takeback) goes back to an earlier number. "rematch": the finished game
 # now names its rematch (the new game itself is "created"). "chat": a line said or hidden;
-# "named": a seat's display name; "aborted": a moderator ended the game.
+# "named": a seat's display name; "aborted": a moderator ended the game. "back": a seat
+# taken for gone is back (its player's page polled), so no claim is offered against it.
 EventKind = Literal[
     "created",
     "joined",
@@ -37,6 +38,7 @@ EventKind = Literal[
     "chat",
     "named",
     "aborted",
+    "back",
 ]
 
 

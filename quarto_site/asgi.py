@@ -10,13 +10,13 @@ from typing import Any
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "quarto_site.settings")
 
 from channels.routing import ProtocolTypeRouter, URLRouter
-from channels.security.websocket import AllowedHostsOriginValidator
 from channels.sessions import SessionMiddlewareStack
 from django.core.asgi import get_asgi_application
 
 django_asgi_app = get_asgi_application()
 
-from games.live import push  # noqa: E402
+from games.live import push, recovery  # noqa: E402
+from games.live.origin import SameOriginValidator  # noqa: E402
 from games.live.routing import websocket_urlpatterns  # noqa: E402
 from games.runner.turns import runner  # noqa: E402
 
@@ -27,6 +27,7 @@ def bind_running_loop() -> None:
     loop = asyncio.get_running_loop()
     runner.bind(loop)
     push.bind(loop)
+    recovery.bind(loop)
 
 
 def bind_when_served() -> bool:
@@ -71,7 +72,7 @@ application = BindRunner(
     ProtocolTypeRouter(
         {
             "http": django_asgi_app,
-            "websocket": AllowedHostsOriginValidator(websockets),
+            "websocket": SameOriginValidator(websockets),
         }
     )
 )

@@ -172,20 +172,18 @@ else:
 # Caches: "default" (rate-limit counters, stored reviews) and "live" (the live layer's
 # renderings per game, ply and audience, who holds which seat, open sockets per audience).
 # In memory per process by default; in Redis when REDIS_URL is set, shared by every process.
+
+
+def redis_caches(url: str, prefix: str) -> dict[str, dict[str, Any]]:
+    """Both caches on Redis, each falling back to this process's memory while Redis is
+    unreachable (games/services/fallback_cache.py): the site keeps serving."""
+    backend = {"BACKEND": "games.services.fallback_cache.FallbackRedisCache", "LOCATION": url}
+    return {"default": {**backend, "KEY_PREFIX": prefix}, "live": {**backend, "KEY_PREFIX": prefix}}
+
+
+CACHES: dict[str, dict[str, Any]]
 if redis_url:
-    _cache_prefix = os.environ.get("CHANNEL_PREFIX", "quarto") + "-cache"
-    CACHES: dict[str, dict[str, Any]] = {
-        "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
-            "LOCATION": redis_url,
-            "KEY_PREFIX": _cache_prefix,
-        },
-        "live": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
-            "LOCATION": redis_url,
-            "KEY_PREFIX": _cache_prefix,
-        },
-    }
+    CACHES = redis_caches(redis_url, os.environ.get("CHANNEL_PREFIX", "quarto") + "-cache")
 else:
     CACHES = {
         "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "default"},
@@ -261,6 +259,9 @@ WS_MAX_PER_CLIENT = int(os.environ.get("WS_MAX_PER_CLIENT", "50"))
 WS_RESYNC_INTERVAL = env_float("WS_RESYNC_INTERVAL", 1.0)
 # With the channel layer unreachable, a socket tries to rejoin its game this often.
 WS_LAYER_RETRY = env_float("WS_LAYER_RETRY", 3.0)
+# With REDIS_URL, each web process looks this often whether Redis is down (its pages are
+# told live updates are paused) or came back empty (its sockets are counted again).
+WS_REDIS_CHECK = env_float("WS_REDIS_CHECK", 1.0)
 # A socket's arrival or departure is told to the game's pages (who is connected) once
 # per game per this many seconds.
 WS_PRESENCE_DELAY = env_float("WS_PRESENCE_DELAY", 0.5)
@@ -319,6 +320,8 @@ if proxy_header := os.environ.get("SECURE_PROXY_SSL_HEADER"):
     SECURE_PROXY_SSL_HEADER = (proxy_header, "https")
 
 SESSION_COOKIE_AGE = 60 * 60 * 24 * 365
+# Database sessions that tell the live layer's identity cache when one ends.
+SESSION_ENGINE = "games.services.sessions"
 SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", False)
 CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE

@@ -39,7 +39,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.template.loader import render_to_string
 
-from games.live import messages, push, rounds
+from games.live import messages, push, recovery, rounds
 from games.presenting import audiences, presence
 from games.services import players, ratelimit
 
@@ -70,9 +70,11 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels is
     last_render = 0.0
     resync: asyncio.Task[None] | None = None
     rejoin: asyncio.Task[None] | None = None
+    paused = False
 
     async def connect(self) -> None:
         push.bind(asyncio.get_running_loop())
+        recovery.bind(asyncio.get_running_loop())
         address = ratelimit.scope_address(self.scope)
         if open_sockets[address] >= settings.WS_MAX_PER_CLIENT:
             await self.close(code=TOO_MANY_SOCKETS)
@@ -104,8 +106,9 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels is
         self.last_render = time.monotonic()
         await self.send(text_data=html)
         messages.presence_soon(self.game_id)
+        recovery.sockets.add(self)
         if not joined:
-            await self.send(text_data=live_notice(self.as_json, paused=True))
+            await self.pause()
             self.rejoin = asyncio.create_task(self._rejoin())
 
     async def _viewer(self) -> str | None:
@@ -119,10 +122,8 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels is
         session = self.scope.get("session")
         if not session_key or session is None or not any(seats):
             return audiences.WATCH
-        player = audiences.cached_player(session_key)
-        if player is None:
-            player = await rounds.in_worker(players.player_id, session)
-            audiences.remember_player(session_key, player)
+        # The page's own answer (players.identify): remembered, else read from the session.
+        player = players.known(session_key) or await rounds.in_worker(players.identify, session)
         return audiences.audience_of(seats, player)
 
     async def _join(self) -> bool:
@@ -143,10 +144,29 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels is
             if await self._join():
                 break
         self.rejoin = None
-        await self.send(text_data=live_notice(self.as_json, paused=False))
+        await self._resumed()
+
+    async def pause(self) -> None:
+        """Pushes cannot reach this socket (Redis is down): the page polls meanwhile."""
+        self.paused = True
+        await self.send(text_data=live_notice(self.as_json, paused=True))
+
+    async def recover(self) -> None:
+        """Redis is back (perhaps empty): join the groups again and send the position."""
+        if self.rejoin is not None:
+            self.rejoin.cancel()
+            self.rejoin = None
+        if await self._join():
+            await self._resumed()
+
+    async def _resumed(self) -> None:
+        if self.paused:
+            self.paused = False
+            await self.send(text_data=live_notice(self.as_json, paused=False))
         await self.send_current()
 
     async def disconnect(self, code: int) -> None:
+        recovery.sockets.discard(self)
         if self.address is not None:
             open_sockets[self.address] -= 1
             if open_sockets[self.address] <= 0:

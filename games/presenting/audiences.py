@@ -15,7 +15,6 @@ cached here too, for the sockets' lookups.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Sequence
 from typing import Any
@@ -92,10 +91,6 @@ def count_key(game_id: int, audience: str) -> str:
     return f"live:n:{game_id}:{audience}"
 
 
-def player_key(session_key: str) -> str:
-    return "live:player:" + hashlib.sha256(session_key.encode()).hexdigest()[:32]
-
-
 # Who holds which seat: the human seats' player ids (None for the computer or an open seat).
 SeatMap = list[str | None]
 
@@ -149,8 +144,8 @@ def rendering_for(game: Game, actor: Actor) -> str:
     return text
 
 
-# Looking viewers up: the seat map of a game (with the seats' names) and the player id of
-# a session, both cached.
+# Looking viewers up: the seat map of a game (with the seats' names), cached. (A
+# session's player id: games.services.players.identify.)
 def remember_seats(game: Game) -> tuple[SeatMap, SeatNames]:
     seats, names = seat_map(game), seat_names(game)
     live_cache().set_many({seats_key(game.pk): seats, names_key(game.pk): names}, RENDER_TTL)
@@ -167,16 +162,6 @@ def read_lineup(game_id: int) -> tuple[SeatMap, SeatNames] | None:
 def cached_seats(game_id: int) -> SeatMap | None:
     seats: SeatMap | None = live_cache().get(seats_key(game_id))
     return seats
-
-
-def cached_player(session_key: str) -> str | None:
-    player: str | None = live_cache().get(player_key(session_key))
-    return player
-
-
-def remember_player(session_key: str, player_id: str | None) -> None:
-    if player_id:  # "no player yet" is not kept: joining a game makes one
-        live_cache().set(player_key(session_key), player_id, COUNT_TTL)
 
 
 def render_current(game_id: int, audience: str) -> str | None:

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from games.models import Game
 from games.presenting import audiences, words
 from games.services.base import Actor
+from games.services.fallback_cache import redis_down
 
 # Counting sockets. This process's own counts decide what to render as much as the
 # cache's, so an evicted counter never silences a push to this process's sockets.
@@ -63,7 +64,10 @@ def seats_here(by_audience: dict[str, int]) -> set[int]:
 
 
 def presence_line(names: audiences.SeatNames, by_audience: dict[str, int], audience: str) -> str:
-    """What ``audience`` reads about who is connected (see the module's docstring)."""
+    """What ``audience`` reads about who is connected (see the module's docstring); with
+    Redis unreachable the other processes' sockets are not counted: not known."""
+    if redis_down():
+        return words.PRESENCE_UNKNOWN
     return words.presence_text(
         names,
         audiences.audience_seats(audience),

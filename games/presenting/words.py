@@ -138,6 +138,9 @@ def abandoned_text(game: Game, mine: list[int], seats: list[Seat]) -> str:
     return f"{said}: {with_symbol(spec, game.winner, winner, seats)} wins."
 
 
+PRESENCE_UNKNOWN = "Who is connected is not known right now."
+
+
 def presence_text(
     names: Sequence[str | None], mine: Sequence[int], here: Collection[int], watching: int
 ) -> str:

@@ -25,6 +25,7 @@ from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
+from games.events import GameEvent, publish
 from games.models import Game, Seat
 from games.services import policy
 from games.services.base import Actor, acting_on, finish_game, locked_game, others_win
@@ -47,6 +48,13 @@ def seats_back(game_id: int, seats: list[int]) -> int:
         left_at=None, seen_at=now
     )
     return claimable
+
+
+def page_polled(game_id: int, ply: int, seats: list[int]) -> None:
+    """A player's page polled (its socket could not open): their seats are here, as a
+    socket would say; the pages that offered a claim against them are told."""
+    if seats and seats_back(game_id, seats):
+        publish(GameEvent(game_id, ply, "back"))
 
 
 def seats_seen(held: Mapping[int, Iterable[int]], when: datetime | None = None) -> list[int]:

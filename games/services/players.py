@@ -11,13 +11,18 @@ its own. Every other session gets a fresh random id: no cookie value is stored a
 
 from __future__ import annotations
 
+import hashlib
 import secrets
 
 from django.contrib.sessions.backends.base import SessionBase
+from django.core.cache import caches
 
 from games.models import Seat
 
 SESSION_FIELD = "player_id"
+# How long a session's player id is remembered in the live cache (the session store
+# forgets it at once when the session ends: games/services/sessions.py).
+KNOWN_TTL = 24 * 60 * 60
 
 
 def player_id(session: SessionBase, *, create: bool = False) -> str | None:
@@ -37,3 +42,33 @@ def player_id(session: SessionBase, *, create: bool = False) -> str | None:
     session[SESSION_FIELD] = new = secrets.token_hex(16)
     session.save()
     return new
+
+
+def _known_key(session_key: str) -> str:
+    return "live:player:" + hashlib.sha256(session_key.encode()).hexdigest()[:32]
+
+
+def known(session_key: str) -> str | None:
+    """The player id :func:`identify` found for this session key, if it is remembered."""
+    value: str | None = caches["live"].get(_known_key(session_key))
+    return value
+
+
+def identify(session: SessionBase) -> str | None:
+    """Who this browser is: the one answer the page and its socket both go by. Reads the
+    session (synchronous code only); the answer is remembered for the socket's next
+    connection until the session ends."""
+    key = session.session_key
+    found = known(key) if key else None
+    if found:
+        return found
+    value = player_id(session)
+    key = session.session_key  # None when the session no longer exists
+    if key and value:  # "no player yet" is not kept: joining a game makes one
+        caches["live"].set(_known_key(key), value, KNOWN_TTL)
+    return value
+
+
+def forget(session_key: str) -> None:
+    """The session ended (logged out, flushed, replaced by a new key): no door knows it."""
+    caches["live"].delete(_known_key(session_key))

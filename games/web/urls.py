@@ -1,12 +1,12 @@
 from django.urls import path
 
-from games.web import chat, history, views
+from games.web import chat, health, history, views
 
 app_name = "games"
 
 urlpatterns = [
     path("", views.home, name="home"),
-    path("healthz", views.health, name="health"),
+    path("healthz", health.health, name="health"),
     path("favicon.ico", views.favicon, name="favicon"),
     path("games/new", views.new_game, name="new"),
     path("games/history", history.history, name="history"),

@@ -9,14 +9,13 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.templatetags.static import static
 from django.urls import reverse
-from django.views.decorators.http import require_GET, require_http_methods, require_POST, require_safe
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django_htmx.http import HttpResponseClientRedirect
 from django_htmx.middleware import HtmxDetails
 
 from games.models import Game
 from games.presenting import downloads, presence, presenters, words
 from games.presenting.audiences import rendering_for
-from games.runner import readiness
 from games.runner import turns as ai_runner
 from games.services import abandonment, actions, names, players, policy, ratelimit
 from games.services import moves as services
@@ -46,7 +45,7 @@ def session_name(request: HttpRequest) -> str:
 
 
 def actor_for(request: HttpRequest) -> services.Actor:
-    return services.Actor(player_id=players.player_id(request.session))
+    return services.Actor(player_id=players.identify(request.session))
 
 
 def redirect_to(request: HtmxHttpRequest, url: str) -> HttpResponse:
@@ -67,18 +66,6 @@ def limited(request: HttpRequest, action: str) -> str | None:
     setting, sentence = LIMITS[action]
     wait = ratelimit.check(action, ratelimit.request_address(request), setting)
     return f"{sentence}: try again in {wait} s." if wait else None
-
-
-@require_GET
-def health(request: HttpRequest) -> HttpResponse:
-    """For load balancers and monitors: the process answers and the database does too.
-    With ``?computer``, 503 until the computer has loaded its searches (scripts/serve)."""
-    Game.objects.exists()
-    if "computer" in request.GET and not readiness.computer_ready():
-        waiting = HttpResponse("the computer is getting ready", content_type="text/plain", status=503)
-        waiting._has_been_logged = True  # type: ignore[attr-defined]  # expected while starting: no error log
-        return waiting
-    return HttpResponse("ok", content_type="text/plain")
 
 
 @require_safe
@@ -145,9 +132,14 @@ def detail(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_safe
 def partials(request: HttpRequest, pk: int) -> HttpResponse:
-    """The current board, pieces and status: how a client that missed a push resyncs."""
+    """The current board, pieces and status: how a client that missed a push resyncs, and
+    how a page without a socket keeps current. A player's poll says their page is open, as
+    a socket would: without that, a page whose socket was refused looked gone."""
     game = get_object_or_404(Game, pk=pk)
-    return HttpResponse(presenters.render_partials(game, actor_for(request)))
+    actor = actor_for(request)
+    if policy.is_playing(game):
+        abandonment.page_polled(game.pk, game.ply, policy.seats_of(game, actor))
+    return HttpResponse(presenters.render_partials(game, actor))
 
 
 @require_safe

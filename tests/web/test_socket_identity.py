@@ -1,0 +1,53 @@
+"""The page and its socket decide who the viewer is by one function: a session that
+ended (logged out) is a spectator on both, however its old cookie is replayed."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from asgiref.sync import async_to_sync
+from channels.testing import WebsocketCommunicator
+from django.conf import settings
+from django.test import Client
+
+from games.models import Game
+from quarto_site.asgi import application
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+async def socket_html(game_id: int, cookie: str) -> str:
+    session = f"{settings.SESSION_COOKIE_NAME}={cookie}".encode()
+    headers = [(b"origin", b"http://localhost"), (b"cookie", session)]
+    comm = WebsocketCommunicator(application, f"/ws/games/{game_id}/", headers=headers)
+    connected, _ = await comm.connect(timeout=5)
+    assert connected
+    html: str = await comm.receive_from(timeout=5)
+    await comm.disconnect()
+    return html
+
+
+def page_html(game_id: int, cookie: str) -> str:
+    replay = Client()
+    replay.cookies[settings.SESSION_COOKIE_NAME] = cookie
+    return replay.get(f"/games/{game_id}/").content.decode()
+
+
+def test_a_logged_out_session_is_a_spectator_on_the_page_and_the_socket(
+    client: Client, no_ai_reply: Any
+) -> None:
+    client.post("/games/new", {"kind": "quarto", "opponent": "human", "seat": "first"})
+    game = Game.objects.get()
+    cookie = client.cookies[settings.SESSION_COOKIE_NAME].value
+    invite = f"/join/{game.invite_code}"
+    seat_form = "Player 1: you"
+    assert invite in page_html(game.pk, cookie)
+    assert seat_form in async_to_sync(socket_html)(game.pk, cookie), "the seat's partials, before"
+
+    client.logout()  # the session is flushed; a copy of its cookie is replayed below
+
+    assert invite not in page_html(game.pk, cookie)
+    assert seat_form not in page_html(game.pk, cookie) and "Player 1: person" in page_html(game.pk, cookie)
+    after = async_to_sync(socket_html)(game.pk, cookie)
+    assert seat_form not in after and invite not in after, "the seat's partials and invite after logout"
