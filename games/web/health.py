@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from django.core.cache import caches
 from django.http import HttpRequest, HttpResponse, JsonResponse
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from games.models import Game
 from games.runner import readiness
 from games.services.fallback_cache import FallbackRedisCache, redis_down
 
 
-@require_GET
+@require_safe
 def health(request: HttpRequest) -> HttpResponse:
     """The process answers and the database does too (else the database middleware's 503).
     With ``?computer``, 503 until the computer has loaded its searches (scripts/serve).

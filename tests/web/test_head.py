@@ -18,6 +18,7 @@ def finished_game_pages() -> list[str]:
     return [
         "/",
         "/games/history",
+        "/healthz",
         f"/games/{pk}/",
         f"/games/{pk}/partials",
         f"/games/{pk}/record",
