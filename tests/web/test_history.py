@@ -44,6 +44,7 @@ def test_history_lists_this_browser_s_games_and_everyone_s_finished_ones(client:
     # The same words as the game pages: seats are players, the unnamed ones by number.
     assert "Player 2 won" in html and "Player 1, Player 2" in html
     assert "seat 2 won" not in html and "person" not in html
+    assert '<th scope="col"></th>' not in html  # every column has a header
 
 
 def test_history_filters_by_game(client: Client) -> None:
