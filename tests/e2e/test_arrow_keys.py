@@ -52,3 +52,17 @@ def test_arrows_move_in_the_tray(page: Any, server: str) -> None:
     assert keys(page, "ArrowRight", "ArrowDown", "ArrowLeft", "ArrowUp") == ["1", "5", "4", "0"]
     page.keyboard.press("Tab")
     assert page.evaluate("document.activeElement.closest('#pieces')") is None
+
+
+def test_arrows_move_on_the_tilted_quarto_board(page: Any, server: str) -> None:
+    start_from_home(page, server, "quarto")
+    tab_to(page, "button.tray__slot:not([disabled])")
+    page.keyboard.press("Enter")  # give piece 0; the computer places it and gives one
+    page.wait_for_selector(".status__line.is-my-turn[data-ply='3']", timeout=20000)
+    page.wait_for_function("document.activeElement.matches('.board__cell')", timeout=20000)
+    assert page.locator("#board button[tabindex='0']").count() == 1
+    start = page.evaluate(ACTIVE)
+    taken = page.locator(".board__cell:has(.board__piece)").get_attribute("data-cell")
+    moved = keys(page, "ArrowRight", "ArrowDown", "ArrowLeft", "ArrowUp")
+    assert taken not in moved and None not in moved
+    assert len(set(moved)) >= 3, (start, moved)  # every step lands on another free cell
