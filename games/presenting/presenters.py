@@ -194,12 +194,13 @@ class _ReadOnlyMarkup(HTMLParser):
 
     Forms become ``div``, buttons ``span`` (classes, labels and data attributes kept, so
     the board looks the same), inputs are dropped, and so are every ``hx-*`` attribute
-    and the attributes that only controls have.
+    and the attributes that only controls have. A plain ``span`` may not carry an
+    ``aria-label``: a labelled button becomes an image of its label (``role="img"``).
     """
 
     RENAMED = {"form": "div", "button": "span"}
     DROPPED_TAGS = {"input", "select", "textarea"}
-    CONTROL_ATTRIBUTES = {"action", "method", "type", "name", "value", "disabled", "form"}
+    CONTROL_ATTRIBUTES = {"action", "method", "type", "name", "value", "disabled", "form", "tabindex"}
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=False)
@@ -213,6 +214,8 @@ class _ReadOnlyMarkup(HTMLParser):
             for name, value in attrs
             if name not in self.CONTROL_ATTRIBUTES and not name.startswith(("hx-", "data-hx-", "ws-"))
         )
+        if tag == "button" and any(name == "aria-label" for name, _ in attrs):
+            kept = ' role="img"' + kept
         self.parts.append(f"<{self.RENAMED.get(tag, tag)}{kept}{close}")
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:

@@ -16,6 +16,7 @@ from django.views.decorators.http import require_safe
 from games import catalog
 from games.models import Game
 from games.presenting import presenters, words
+from games.presenting import replay as replay_words
 from games.services import players
 from games.services.base import Actor
 
@@ -121,7 +122,10 @@ def replay(request: HttpRequest, pk: int) -> HttpResponse:
     last = len(game.move_rows)
     ply, notice = parse_ply(request.GET.get("ply"), last)
     shown = at_ply(game, ply)
-    context = presenters.game_context(shown, Actor())
+    context = {
+        **presenters.game_context(shown, Actor()),
+        "status_text": replay_words.position_text(game, shown),
+    }
     board = presenters.read_only(render_to_string("games/replay.html#position", context))
     spec = catalog.get(game.kind)
     state = spec.rules.new_state(game.options)

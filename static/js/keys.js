@@ -7,13 +7,17 @@
  * when that cannot be played now, to the next one that can (after the computer's reply,
  * or to the tray when a Quarto piece is to be given; in connect-N, to where the next
  * stone of the same column would land). Pointer users are left alone.
+ *
+ * Arrow keys move between the cells of the board and between the pieces of the tray; Tab
+ * moves between the board, the tray and the actions (a roving tabindex, as in the
+ * WAI-ARIA grid pattern): each area has one Tab stop, the control last focused there.
  */
 (function () {
   "use strict";
   var AREAS = "#board, #pieces";
   // Out of the Tab order (tabindex -1): connect-N's cells above or below where a stone
   // would land; their column's landing cell stands for them.
-  var PLAYABLE = "#board button:not([disabled]):not([tabindex='-1']), #pieces button:not([disabled])";
+  var PLAYABLE = "#board button:not([disabled]):not([tabindex='-1']), #board button[data-stop]:not([disabled]), #pieces button:not([disabled])";
   var keyboard = false;
   var place = null; // the selector of the last control focused inside the board or pieces
 
@@ -61,7 +65,91 @@
     (next || playable[0]).focus();
   }
 
-  document.addEventListener("htmx:afterSettle", restore);
-  document.addEventListener("htmx:oobAfterSwap", restore);
-  document.addEventListener("htmx:wsAfterMessage", restore);
+  var STEPS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+
+  // Where each stop stands: x to the right, y downwards. Cells by their names (the file's
+  // letter, the rank's number; the first rank in the page is the top one); pieces by
+  // their slot in the tray's rows.
+  function positions(area, stops) {
+    if (stops[0].dataset.cell) {
+      var cells = area.querySelectorAll("[data-cell]");
+      var rank = function (e) { return Number(e.dataset.cell.replace(/^\D+/, "")); };
+      var down = rank(cells[0]) > rank(cells[cells.length - 1]) ? -1 : 1;
+      return stops.map(function (e) { return [e.dataset.cell.charCodeAt(0), down * rank(e)]; });
+    }
+    var slots = Array.prototype.slice.call(area.querySelectorAll(".tray__slot:not(.tray__slot--hand)"));
+    var columns = slots.filter(function (e) { return e.offsetTop === slots[0].offsetTop; }).length || 1;
+    return stops.map(function (e) {
+      var i = slots.indexOf(e);
+      return [i % columns, Math.floor(i / columns)];
+    });
+  }
+
+  // The nearest stop in the arrow's direction: along it first, then the least off its line.
+  function neighbour(area, stops, from, step) {
+    var at = positions(area, stops);
+    var here = at[stops.indexOf(from)];
+    var best = null;
+    var bestKey = null;
+    stops.forEach(function (e, i) {
+      var dx = at[i][0] - here[0], dy = at[i][1] - here[1];
+      var along = dx * step[0] + dy * step[1];
+      if (along <= 0) return;
+      var key = [along, Math.abs(step[0] ? dy : dx)];
+      if (!bestKey || key[1] < bestKey[1] || (key[1] === bestKey[1] && key[0] < bestKey[0])) {
+        best = e;
+        bestKey = key;
+      }
+    });
+    return best;
+  }
+
+  function stopsOf(area) {
+    var marked = area.querySelectorAll("[data-stop]");
+    if (!marked.length) {
+      // Fresh markup: the controls that can be played (not connect-N's cells off the landing row).
+      marked = area.querySelectorAll("button:not([disabled]):not([tabindex='-1'])");
+      Array.prototype.forEach.call(marked, function (e) { e.setAttribute("data-stop", ""); });
+    }
+    return Array.prototype.slice.call(marked).filter(function (e) { return !e.disabled; });
+  }
+
+  var stopOf = {}; // the last stop of each area, by selector
+  function rove() {
+    Array.prototype.forEach.call(document.querySelectorAll(AREAS), function (area) {
+      var stops = stopsOf(area);
+      if (!stops.length) return;
+      var active = stops.indexOf(document.activeElement) >= 0 ? document.activeElement : null;
+      var kept = stopOf[area.id] && area.querySelector(stopOf[area.id]);
+      var stop = active || (stops.indexOf(kept) >= 0 ? kept : stops[0]);
+      stops.forEach(function (e) { e.tabIndex = e === stop ? 0 : -1; });
+      stopOf[area.id] = selectorOf(stop);
+    });
+  }
+
+  document.addEventListener("keydown", function (event) {
+    var step = STEPS[event.key];
+    var target = event.target;
+    if (!step || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
+    var area = target.closest && target.closest(AREAS);
+    if (!area || !target.hasAttribute("data-stop")) return;
+    event.preventDefault();
+    var next = neighbour(area, stopsOf(area), target, step);
+    if (!next) return;
+    target.tabIndex = -1;
+    next.tabIndex = 0;
+    next.focus();
+  });
+  document.addEventListener("focusin", function (event) {
+    if (event.target.hasAttribute && event.target.hasAttribute("data-stop")) rove();
+  });
+
+  function settle() {
+    restore();
+    rove();
+  }
+  rove();
+  document.addEventListener("htmx:afterSettle", settle);
+  document.addEventListener("htmx:oobAfterSwap", settle);
+  document.addEventListener("htmx:wsAfterMessage", settle);
 })();

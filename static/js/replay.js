@@ -1,9 +1,11 @@
-// The replay viewer's arrow keys: ← and → follow the Previous and Next links, Home and
-// End the First and Last ones. The links work by themselves without JavaScript.
+// The replay viewer's arrow keys: ← and → step back and on, Home and End go to the first
+// and last ply. The links work by themselves without JavaScript. Steps count from the ply
+// being loaded, so a second press before the page has changed is a second step.
 // On load, the move list (a scroll box) shows the current move: the list scrolls, the page does not.
 (function () {
   "use strict";
   var KEYS = { ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last" };
+  var going = null; // the ply asked for by the last key press, while the page loads it
 
   function showCurrentMove() {
     var list = document.querySelector(".replay__moves");
@@ -25,9 +27,15 @@
     if (!which || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
     var target = event.target;
     if (target && target.closest && target.closest("input, select, textarea, [contenteditable]")) return;
-    var link = document.querySelector('a[data-replay="' + which + '"]');
-    if (!link || link.getAttribute("aria-disabled") === "true") return;
+    var nav = document.querySelector(".replay__nav");
+    if (!nav) return;
+    var last = Number(nav.dataset.last);
+    var from = going === null ? Number(nav.dataset.ply) : going;
+    var to = { prev: from - 1, next: from + 1, first: 0, last: last }[which];
+    to = Math.max(0, Math.min(last, to));
     event.preventDefault();
-    window.location.assign(link.href);
+    if (to === from) return;
+    going = to;
+    window.location.assign("?ply=" + to);
   });
 })();

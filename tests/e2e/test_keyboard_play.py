@@ -1,4 +1,4 @@
-"""Playing with the keyboard alone (Tab, Shift+Tab, Enter, Space; never a click) against
+"""Playing with the keyboard alone (Tab, Shift+Tab, the arrows, Enter, Space; never a click) against
 the computer: a game is started from the home page, every control reached shows where the
 focus is, and after each move the focus stays on the board (or goes to the tray when a
 Quarto piece is to be given), so the next move is a key press away."""
@@ -96,11 +96,12 @@ def test_quarto_and_tictactoe_by_keyboard_alone(server: str, browser: Any) -> No
     my_turn_on(page, ".board__cell.is-playable")
     assert ply_of(page) == 7 and page.locator(".board__cell .board__piece").count() == 3
 
-    # Tic-tac-toe to the end: into the board, one cell too far and back, then a key a turn.
+    # Tic-tac-toe to the end: into the board, the arrows one cell too far and back, then a key a turn.
     start_from_home(page, server, "tictactoe")
-    tab_to(page, ".grid__cell.is-playable[data-cell='b2']")
-    tab_to(page, ".grid__cell.is-playable[data-cell='c2']")
-    tab_to(page, ".grid__cell.is-playable[data-cell='b2']", "Shift+Tab")
+    tab_to(page, ".grid__cell.is-playable")
+    for key in ("ArrowDown", "ArrowRight", "ArrowRight", "ArrowLeft"):
+        page.keyboard.press(key)
+    assert focused(page, ".grid__cell.is-playable[data-cell='b2']")
     press_and_wait(page, "Enter")
     for turn in range(5):
         page.wait_for_selector(".status__line.is-my-turn, .status__line.is-over", timeout=TIMEOUT)
@@ -112,16 +113,21 @@ def test_quarto_and_tictactoe_by_keyboard_alone(server: str, browser: Any) -> No
     text = page.locator(".status__text").inner_text()
     assert "win" in text or "Draw" in text, text
 
-    # Connect Four: one Tab stop a column, where its stone would land; after a drop (and
-    # the reply) the focus is where the next stone of that column would land.
+    # Connect Four: the arrows go column to column, where each stone would land; after a
+    # drop (and the reply) the focus is where the next stone of that column would land.
     start_from_home(page, server, "connect")
-    tab_to(page, ".grid__cell.is-playable")  # the board's first Tab stop
+    tab_to(page, ".grid__cell.is-playable")  # the board's Tab stop
     stops = [page.evaluate("document.activeElement.dataset.cell")]
-    while focused(page, ".grid__cell"):
-        page.keyboard.press("Tab")
+    for _ in range(7):
+        page.keyboard.press("ArrowRight")
         stops.append(page.evaluate("document.activeElement.dataset.cell ?? null"))
-    assert stops == ["a1", "b1", "c1", "d1", "e1", "f1", "g1", None], stops
-    tab_to(page, ".grid__cell.is-playable[data-cell='d1']", "Shift+Tab")
+    assert stops == ["a1", "b1", "c1", "d1", "e1", "f1", "g1", "g1"], stops
+    page.keyboard.press("Tab")
+    assert not focused(page, ".grid__cell")  # one Tab leaves the board
+    page.keyboard.press("Shift+Tab")
+    for _ in range(3):
+        page.keyboard.press("ArrowLeft")
+    assert focused(page, ".grid__cell.is-playable[data-cell='d1']")
     for _ in range(2):
         press_and_wait(page, "Enter")
         my_turn_on(page, ".grid__cell.is-landing")

@@ -44,6 +44,7 @@ def test_history_lists_this_browser_s_games_and_everyone_s_finished_ones(client:
     # The same words as the game pages: seats are players, the unnamed ones by number.
     assert "Player 2 won" in html and "Player 1, Player 2" in html
     assert "seat 2 won" not in html and "person" not in html
+    assert '<th scope="col"></th>' not in html  # every column has a header
 
 
 def test_history_filters_by_game(client: Client) -> None:
@@ -172,3 +173,30 @@ def test_a_winner_named_with_brackets_is_said_without_nesting_them(client: Clien
     html = client.get("/games/history").content.decode()
     assert "Bob (UK) won" in html and "(Bob (UK))" not in html
     assert "Player 2 won" in html  # a person without a name
+
+
+def test_replay_describes_the_position_not_a_live_turn(client: Client) -> None:
+    # A game against the computer, still in play: a past ply says what was played there.
+    game = create_game("tictactoe", opponent="ai", seat="first", player_id="me").game
+    play_move(game.pk, Actor(player_id="me"), "a1", expected_ply=0)
+    html = client.get(f"/games/{game.pk}/replay?ply=1").content.decode()
+    assert "thinking" not in html
+    assert "Move 1 of " in html and "played a1. O (the computer) to move next." in html
+    start = client.get(f"/games/{game.pk}/replay?ply=0").content.decode()
+    assert "The start of the game: Player 1 (X) to move next." in start
+
+
+def test_replay_last_ply_of_a_finished_game_says_the_result(client: Client) -> None:
+    game = finished("tictactoe", TTT_DRAW)
+    html = client.get(f"/games/{game.pk}/replay?ply=9").content.decode()
+    assert "Move 9 of 9: Player 1 (X) played c2." in html and "thinking" not in html
+    assert "Move 2 of 9: Player 2 (O) played b2. Player 1 (X) to move next." in (
+        client.get(f"/games/{game.pk}/replay?ply=2").content.decode()
+    )
+
+
+def test_replay_cells_are_labelled_images_out_of_the_tab_order(client: Client) -> None:
+    game = finished("quarto", SECOND_WINS)
+    board = client.get(f"/games/{game.pk}/replay?ply=3").content.decode().split('class="replay__board"')[1]
+    assert board.count('role="img" class="board__cell"') == 16
+    assert "tabindex" not in board and '<span class="board__cell' not in board

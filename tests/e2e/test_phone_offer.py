@@ -1,0 +1,40 @@
+"""On a phone, an offer from the opponent is in the status line, with Accept and Decline
+right under it: seen and answered without scrolling."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from .pages import TIMEOUT, invite_friend, live, offer, play_cell, take_seat
+
+pytestmark = pytest.mark.browser
+
+PHONE = {"width": 360, "height": 740}
+
+
+def test_an_offer_is_answered_on_a_phone_without_scrolling(browser: Any, server: str) -> None:
+    contexts = [browser.new_context(viewport=PHONE) for _ in range(2)]
+    try:
+        x, o = (context.new_page() for context in contexts)
+        take_seat(o, invite_friend(x, server, "tictactoe"))
+        for page in (x, o):
+            live(page)
+        play_cell(x, "a1", [o])
+        play_cell(o, "b2", [x])
+        for kind, button in (("a draw", "Offer draw"), ("a takeback", "Take back")):
+            offer(o, button, [x], kind)
+            status = x.locator("#status")
+            assert f"asks for {kind}" in status.inner_text()
+            x.evaluate("() => window.scrollTo(0, 0)")
+            line = x.locator(".status__line").bounding_box()
+            for name in ("Accept", "Decline"):
+                box = status.get_by_role("button", name=name).bounding_box()
+                assert box["y"] + box["height"] <= PHONE["height"], f"{name} is below the fold: {box}"
+                assert box["y"] - (line["y"] + line["height"]) < 120, f"{name} is far from the status: {box}"
+            status.get_by_role("button", name="Decline").click()
+            x.locator(".actions__offer").wait_for(state="detached", timeout=TIMEOUT)
+    finally:
+        for context in contexts:
+            context.close()

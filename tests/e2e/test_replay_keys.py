@@ -1,0 +1,27 @@
+"""The replay's arrow keys: two quick presses are two steps, and the page says which move it shows."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from .test_narrow_pages import LONG_GAME, import_record
+
+pytestmark = pytest.mark.browser
+
+
+def test_two_quick_presses_step_twice(page: Any, server: str) -> None:
+    game = import_record(server, "connect", list(LONG_GAME))
+    page.goto(f"{server}/games/{game}/replay?ply=20")
+    assert "Move 20 of 38: " in page.locator(".replay__status").inner_text()
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    page.wait_for_url("**/replay?ply=22")
+    page.wait_for_selector(".replay__ply:has-text('Ply 22 of 38')")
+    assert "Move 22 of 38: " in page.locator(".replay__status").inner_text()
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_url("**/replay?ply=19")
+    page.wait_for_selector(".replay__ply:has-text('Ply 19 of 38')")
