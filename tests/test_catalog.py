@@ -185,6 +185,7 @@ def test_a_game_added_by_one_catalog_entry_is_playable(race: catalog.GameSpec, c
             "min": None,
             "max": None,
             "checked": False,
+            "error": "",
         }
     ]
     # No computer player: the computer cannot be chosen, a friend can.
