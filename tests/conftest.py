@@ -30,6 +30,9 @@ def no_ai_reply(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     from games.runner.turns import runner
 
     monkeypatch.setattr(runner, "schedule", lambda game_id: None)
+    # Nor at a server's start-up, which picks up every turn due (a socket through the
+    # ASGI app binds the runner to its loop).
+    monkeypatch.setattr(runner, "bind", lambda loop: None)
     yield
 
 

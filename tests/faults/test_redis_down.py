@@ -40,6 +40,9 @@ def on_redis(
     layer = PatientRedisPubSubChannelLayer(hosts=[redis_server.url])
     monkeypatch.setitem(channel_layers.backends, "default", layer)
     monkeypatch.setattr(fallback_cache, "RETRY_SECONDS", 0.2)
+    # The outage is process state: whatever this test leaves of it ends with the test.
+    monkeypatch.setattr(fallback_cache, "_down_since", None)
+    monkeypatch.setattr(fallback_cache, "_down_until", 0.0)
     yield redis_server
     settings.CACHES = before  # the caches of the other tests, before this server stops
 
