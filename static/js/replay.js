@@ -1,6 +1,9 @@
 // The replay viewer's arrow keys: ← and → step back and on, Home and End go to the first
-// and last ply. The links work by themselves without JavaScript. Steps count from the ply
-// being loaded, so a second press before the page has changed is a second step.
+// and last ply. The links work by themselves without JavaScript. A key fetches the ply
+// and swaps it into this page (its address follows), so every press is handled by the
+// same page: steps count from the ply last asked for, and a second press while the first
+// is loading is a second step (a navigation would drop a press made while the next page
+// loads). Answers that arrive late for a ply no longer wanted are dropped.
 // On load, the move list (a scroll box) shows the current move: the list scrolls, the page does not.
 (function () {
   "use strict";
@@ -36,6 +39,28 @@
     event.preventDefault();
     if (to === from) return;
     going = to;
-    window.location.assign("?ply=" + to);
+    show(to);
   });
+
+  function show(ply) {
+    var url = "?ply=" + ply;
+    fetch(url, { credentials: "same-origin" })
+      .then(function (response) {
+        if (!response.ok) throw new Error(response.status);
+        return response.text();
+      })
+      .then(function (html) {
+        if (going !== ply) return; // a later press asked for another ply
+        var fresh = new DOMParser().parseFromString(html, "text/html").querySelector("main.replay");
+        var main = document.querySelector("main.replay");
+        if (!fresh || !main) throw new Error("no replay in the answer");
+        main.replaceWith(fresh);
+        history.replaceState(null, "", url);
+        going = null;
+        showCurrentMove();
+      })
+      .catch(function () {
+        window.location.assign(url); // the link's own way
+      });
+  }
 })();
