@@ -202,7 +202,7 @@ LAYERS = [
     ("games.ai",),
     ("games.formats", "games.catalog"),
     ("games.models",),
-    ("games.events", "games.services"),
+    ("games.events", "games.services", "games.identity"),
     ("games.runner",),
     ("games.presenting",),
     DOORS,
@@ -369,3 +369,65 @@ def test_the_game_guards_catch_a_game_named_in_shared_code(tmp_path: Path) -> No
     page = tmp_path / "page.html"
     page.write_text("{% if game.options.advanced %}x{% endif %}{% if game.kind == 'quarto' %}{% endif %}")
     assert len(template_mentions(page, {"quarto"}, {"advanced"})) >= 3
+
+
+# -- the accounts app: above games, through its public names and one declared hook --------
+
+ACCOUNTS = ROOT / "accounts"
+ACCOUNTS_APPS = ACCOUNTS / "apps.py"
+# What accounts may use of games: models, services, events, the identity hook, the catalog;
+# its API routes mount on games' API object (plumbing and schemas).
+ACCOUNTS_USES = (
+    "games.models",
+    "games.services",
+    "games.events",
+    "games.identity",
+    "games.catalog",
+    "games.api.plumbing",
+    "games.api.schemas",
+)
+
+
+def imported_names(path: Path) -> list[tuple[str, str]]:
+    """(module, name) of every ``from module import name`` (name "" for ``import module``)."""
+    found: list[tuple[str, str]] = []
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.ImportFrom) and not node.level:
+            found += [(node.module or "", alias.name) for alias in node.names]
+        elif isinstance(node, ast.Import):
+            found += [(alias.name, "") for alias in node.names]
+    return found
+
+
+@pytest.mark.parametrize("path", python_files(ACCOUNTS), ids=lambda p: str(p.relative_to(ROOT)))
+def test_accounts_uses_only_public_names_of_games_layers_below_the_doors(path: Path) -> None:
+    for module, name in imported_names(path):
+        if top(module) != "games":
+            continue
+        full = f"{module}.{name}" if name else module
+        assert not any(part.startswith("_") for part in full.split(".")), f"{path.name} imports {full}"
+        assert (
+            full == "games"
+            or full.startswith(ACCOUNTS_USES)
+            or module in ACCOUNTS_USES
+            or (module == "games" and f"games.{name}" in ACCOUNTS_USES)
+        ), f"{path.name} imports {full}"
+
+
+@pytest.mark.parametrize("path", python_files(GAMES), ids=lambda p: str(p.relative_to(ROOT)))
+def test_games_never_imports_accounts(path: Path) -> None:
+    assert [m for m in imported_modules(path) if top(m) == "accounts"] == []
+
+
+@pytest.mark.parametrize(
+    "path", [p for p in python_files(ACCOUNTS) if p != ACCOUNTS_APPS], ids=lambda p: p.name
+)
+def test_accounts_imports_nothing_inside_a_function(path: Path) -> None:
+    found = [
+        ast.unparse(node)
+        for func in ast.walk(ast.parse(path.read_text()))
+        if isinstance(func, ast.FunctionDef | ast.AsyncFunctionDef)
+        for node in ast.walk(func)
+        if isinstance(node, ast.Import | ast.ImportFrom)
+    ]
+    assert found == []

@@ -15,6 +15,7 @@ import secrets
 
 from django.contrib.sessions.backends.base import SessionBase
 
+from games import identity
 from games.models import Seat
 
 SESSION_FIELD = "player_id"
@@ -27,7 +28,8 @@ def player_id(session: SessionBase, *, create: bool = False) -> str | None:
     """
     value = session.get(SESSION_FIELD)
     if isinstance(value, str) and value:
-        return value
+        # An app above games may say the id no longer stands (an account closed or banned).
+        return identity.checked_player(session, value)
     legacy = session.session_key
     if legacy and Seat.objects.filter(player_id=legacy).exists():
         session[SESSION_FIELD] = legacy  # kept by the response's session save, before any login
