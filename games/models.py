@@ -7,6 +7,7 @@ import secrets
 from functools import cached_property
 from typing import Any
 
+from django.conf import settings
 from django.db import models
 from django.urls import reverse
 
@@ -140,7 +141,7 @@ class Game(models.Model):
     @cached_property
     def seat_list(self) -> list[Seat]:
         """The seats in order, loaded once per game object."""
-        return list(self.seats.order_by("index"))
+        return list(self.seats.select_related("user").order_by("index"))
 
 
 class Seat(models.Model):
@@ -155,6 +156,10 @@ class Seat(models.Model):
     # the key changes on login, the player id does not.
     player_id = models.CharField(max_length=64, blank=True, db_index=True)
     token_hash = models.CharField(max_length=64, blank=True, db_index=True)
+    # The account holding the seat, if any (set by the accounts app; games only reads it).
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="seats"
+    )
     name = models.CharField(max_length=40, blank=True)
     joined_at = models.DateTimeField(null=True, blank=True)
     left_at = models.DateTimeField(

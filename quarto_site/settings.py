@@ -67,6 +67,11 @@ INSTALLED_APPS = [
     "csp",
     "ninja",  # serves the API docs page from its own static files, not a CDN
     "games",
+    # Accounts (an option, never a wall): allauth's sign-up, log-in and email pages, our
+    # profile, settings and personal API tokens.
+    "allauth",
+    "allauth.account",
+    "accounts",
 ]
 
 MIDDLEWARE = [
@@ -78,6 +83,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    "allauth.account.middleware.AccountMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     # The database down while serving a page: a 503 to retry, not the 500 page. Stays
@@ -318,6 +324,43 @@ SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", False)
 SECURE_REDIRECT_EXEMPT = [r"^healthz$"]  # load balancers probe over plain HTTP
 if proxy_header := os.environ.get("SECURE_PROXY_SSL_HEADER"):
     SECURE_PROXY_SSL_HEADER = (proxy_header, "https")
+
+# Accounts (django-allauth, at /accounts/). Log in by username; email optional and
+# confirmed by a link when given (ACCOUNT_EMAIL_VERIFICATION=mandatory to require it).
+AUTHENTICATION_BACKENDS = [
+    "django.contrib.auth.backends.ModelBackend",
+    "allauth.account.auth_backends.AuthenticationBackend",
+]
+ACCOUNT_LOGIN_METHODS = {"username"}
+ACCOUNT_SIGNUP_FIELDS = ["username*", "email", "password1*", "password2*"]
+ACCOUNT_EMAIL_VERIFICATION = os.environ.get("ACCOUNT_EMAIL_VERIFICATION", "optional")
+if ACCOUNT_EMAIL_VERIFICATION not in ("none", "optional", "mandatory"):
+    raise ImproperlyConfigured("ACCOUNT_EMAIL_VERIFICATION must be 'none', 'optional' or 'mandatory'")
+ACCOUNT_UNIQUE_EMAIL = True
+ACCOUNT_USERNAME_MIN_LENGTH = 1  # our rule (accounts/usernames.py) says 3-20, in its words
+ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
+ACCOUNT_LOGOUT_ON_GET = False
+ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
+ACCOUNT_DEFAULT_HTTP_PROTOCOL = "https" if env_bool("SECURE_COOKIES", False) else "http"
+# Wrong passwords: this many per client address and per username, then "too many attempts".
+ACCOUNT_RATE_LIMITS = {
+    "login_failed": os.environ.get("RATE_LIMIT_LOGIN_FAILED", "10/m/ip,5/5m/key"),
+    "signup": os.environ.get("RATE_LIMIT_SIGNUP", "20/m/ip"),
+}
+LOGIN_REDIRECT_URL = "/"
+LOGIN_URL = "/accounts/login/"
+# Email: printed on the console unless EMAIL_HOST names an SMTP server (docs/deployment.md).
+if email_host := os.environ.get("EMAIL_HOST"):
+    EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    EMAIL_HOST = email_host
+    EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "587"))
+    EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+    EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+    EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
+    EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", False)
+else:
+    EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Quarto Site <noreply@localhost>")
 
 SESSION_COOKIE_AGE = 60 * 60 * 24 * 365
 # Database sessions that tell the live layer's identity cache when one ends.

@@ -1,6 +1,7 @@
 from django.contrib import admin
 from django.urls import include, path
 
+import accounts.api  # noqa: F401  (mounts the account routes on the API before its URLs are read)
 from games.api.endpoints import api, bad_request, not_found
 
 handler400 = bad_request
@@ -10,5 +11,7 @@ urlpatterns = [
     path("api/v1/", not_found),
     path("api/v1/", api.urls),
     path("api/v1/<path:rest>", not_found),
+    path("accounts/", include("allauth.urls")),
+    path("", include("accounts.urls")),
     path("", include("games.web.urls")),
 ]

@@ -61,7 +61,7 @@ def test_ai_imports_no_django_and_no_web_code(path: Path) -> None:
             assert name.startswith(("games.engine", "games.ai")), f"{path.name} imports {name}"
 
 
-PROJECT_PACKAGES = {"games", "quarto_site"}
+PROJECT_PACKAGES = {"games", "quarto_site", "accounts"}
 # Modules allowed to import inside a function: none. (GamesConfig.ready() is not a
 # dodge: Django imports apps.py before the models exist, so the subscribers that use
 # them are wired there, as Django documents for signal receivers; see ready_imports.)
@@ -202,7 +202,7 @@ LAYERS = [
     ("games.ai",),
     ("games.formats", "games.catalog"),
     ("games.models",),
-    ("games.events", "games.services"),
+    ("games.events", "games.services", "games.identity"),
     ("games.runner",),
     ("games.presenting",),
     DOORS,
@@ -403,7 +403,7 @@ def private_imports(path: Path) -> list[str]:
 
 @pytest.mark.parametrize(
     "path",
-    [*python_files(GAMES), *python_files(ROOT / "quarto_site")],
+    [*python_files(GAMES), *python_files(ROOT / "quarto_site"), *python_files(ROOT / "accounts")],
     ids=lambda p: str(p.relative_to(ROOT)),
 )
 def test_no_private_name_is_imported(path: Path) -> None:
@@ -451,3 +451,65 @@ def test_apps_import_only_the_project_plumbing(path: Path) -> None:
     for imported in project_imports(path):
         if top(imported) == "quarto_site":
             assert within(imported, PROJECT_PLUMBING), f"{path.name} imports {imported}"
+
+
+# -- the accounts app: above games, through its public names and one declared hook --------
+
+ACCOUNTS = ROOT / "accounts"
+ACCOUNTS_APPS = ACCOUNTS / "apps.py"
+# What accounts may use of games: models, services, events, the identity hook, the catalog;
+# its API routes mount on games' API object (plumbing and schemas).
+ACCOUNTS_USES = (
+    "games.models",
+    "games.services",
+    "games.events",
+    "games.identity",
+    "games.catalog",
+    "games.api.plumbing",
+    "games.api.schemas",
+)
+
+
+def imported_names(path: Path) -> list[tuple[str, str]]:
+    """(module, name) of every ``from module import name`` (name "" for ``import module``)."""
+    found: list[tuple[str, str]] = []
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.ImportFrom) and not node.level:
+            found += [(node.module or "", alias.name) for alias in node.names]
+        elif isinstance(node, ast.Import):
+            found += [(alias.name, "") for alias in node.names]
+    return found
+
+
+@pytest.mark.parametrize("path", python_files(ACCOUNTS), ids=lambda p: str(p.relative_to(ROOT)))
+def test_accounts_uses_only_public_names_of_games_layers_below_the_doors(path: Path) -> None:
+    for module, name in imported_names(path):
+        if top(module) != "games":
+            continue
+        full = f"{module}.{name}" if name else module
+        assert not any(part.startswith("_") for part in full.split(".")), f"{path.name} imports {full}"
+        assert (
+            full == "games"
+            or full.startswith(ACCOUNTS_USES)
+            or module in ACCOUNTS_USES
+            or (module == "games" and f"games.{name}" in ACCOUNTS_USES)
+        ), f"{path.name} imports {full}"
+
+
+@pytest.mark.parametrize("path", python_files(GAMES), ids=lambda p: str(p.relative_to(ROOT)))
+def test_games_never_imports_accounts(path: Path) -> None:
+    assert [m for m in imported_modules(path) if top(m) == "accounts"] == []
+
+
+@pytest.mark.parametrize(
+    "path", [p for p in python_files(ACCOUNTS) if p != ACCOUNTS_APPS], ids=lambda p: p.name
+)
+def test_accounts_imports_nothing_inside_a_function(path: Path) -> None:
+    found = [
+        ast.unparse(node)
+        for func in ast.walk(ast.parse(path.read_text()))
+        if isinstance(func, ast.FunctionDef | ast.AsyncFunctionDef)
+        for node in ast.walk(func)
+        if isinstance(node, ast.Import | ast.ImportFrom)
+    ]
+    assert found == []

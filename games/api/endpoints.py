@@ -19,6 +19,7 @@ from ninja import Status
 
 from games import catalog
 from games.api.plumbing import (
+    actor,
     api,
     bad_request,
     bearer,
@@ -27,6 +28,7 @@ from games.api.plumbing import (
     guarded,
     not_found,
     seat_token,
+    token_player,
 )
 from games.api.schemas import (
     AnalysisOut,
@@ -77,13 +79,16 @@ ERRORS: dict[int, Any] = dict.fromkeys((400, 401, 403, 404, 409, 413, 415, 429, 
 @api.post("/games", response={201: CreatedOut, **ERRORS}, summary="Create a game and take a seat")
 @guarded()
 def create_game(request: HttpRequest, body: NewGameIn) -> Status[dict[str, Any]]:
+    # A personal token creates the game as its account; otherwise the seat gets a token.
+    player = token_player(request, bearer(request))
     created = services.create_game(
         body.game,
         body.options,
         opponent=body.opponent,
         level=body.level,
         seat=body.seat,
-        with_token=True,
+        player_id=player,
+        with_token=player is None,
         allow_hints=body.allow_hints,
         allow_takebacks=body.allow_takebacks,
     )
@@ -114,7 +119,9 @@ def get_game(request: HttpRequest, game_id: int) -> dict[str, Any]:
 @api.post("/games/{int:game_id}/join", response={200: JoinedOut, **ERRORS}, summary="Take the open seat")
 @guarded()
 def join_game(request: HttpRequest, game_id: int, body: JoinIn | None = None) -> dict[str, Any]:
-    seat, token = services.join_game(game_id, invite=body.invite if body else None, with_token=True)
+    player = token_player(request, bearer(request))
+    invite = body.invite if body else None
+    seat, token = services.join_game(game_id, invite=invite, player_id=player, with_token=player is None)
     return {"id": game_id, "seat": seat, "token": token, "state": state_of(game_id)}
 
 
@@ -126,9 +133,7 @@ def join_game(request: HttpRequest, game_id: int, body: JoinIn | None = None) ->
 )
 @guarded()
 def play_move(request: HttpRequest, game_id: int, body: MoveIn) -> dict[str, Any]:
-    game = services.play_move(
-        game_id, services.Actor(token=bearer(request)), body.move, body.ply, body.revision
-    )
+    game = services.play_move(game_id, actor(request), body.move, body.ply, body.revision)
     if game.ai_due_at is not None:
         return state_of(game_id)  # the computer's reply may be in already (AI_RUNNER inline, no delay)
     # A person is to move: the game as the move left it (position and seats loaded) is the
@@ -151,7 +156,7 @@ PLY_NOTE = (
 )
 @guarded()
 def resign(request: HttpRequest, game_id: int, ply: int | None = None) -> dict[str, Any]:
-    actions.resign(game_id, services.Actor(token=bearer(request)), ply)
+    actions.resign(game_id, actor(request), ply)
     return state_of(game_id)
 
 
@@ -191,7 +196,7 @@ def _answer_endpoint(kind: str) -> None:
     def answer(request: HttpRequest, game_id: int, answer: Answer, ply: int | None = None) -> dict[str, Any]:
         if kind == "rematch" and answer == "yes":
             count_created(request)
-        act(game_id, services.Actor(token=bearer(request)), answer == "yes", ply)
+        act(game_id, actor(request), answer == "yes", ply)
         return state_of(game_id)
 
 
@@ -215,7 +220,7 @@ for _kind in OFFERS:
 def claim(
     request: HttpRequest, game_id: int, outcome: Literal["win", "draw"], ply: int | None = None
 ) -> dict[str, Any]:
-    abandonment.claim(game_id, services.Actor(token=bearer(request)), outcome, ply)
+    abandonment.claim(game_id, actor(request), outcome, ply)
     return state_of(game_id)
 
 
@@ -231,8 +236,8 @@ def claim(
 async def analysis(request: HttpRequest, game_id: int, ply: int | None = None) -> dict[str, Any]:
     # Async, with the search in the AI executor: a long analysis never holds the one
     # thread that serves every synchronous view of this process.
-    actor = services.Actor(token=bearer(request))
-    game, moves = await sync_to_async(_analysed_position)(game_id, ply, actor)
+    who = actor(request)
+    game, moves = await sync_to_async(_analysed_position)(game_id, ply, who)
     state = catalog.get(game.kind).rules.replay(game.options, moves)
     values = []
     if not state.is_over():
@@ -353,5 +358,5 @@ def get_chat(request: HttpRequest, game_id: int) -> dict[str, Any]:
 )
 @guarded()
 def post_chat(request: HttpRequest, game_id: int, body: ChatIn) -> Status[dict[str, Any]]:
-    chat.say(game_id, services.Actor(token=bearer(request)), body.text)
+    chat.say(game_id, actor(request), body.text)
     return Status(201, _chat_lines(game_id))

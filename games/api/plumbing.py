@@ -25,6 +25,7 @@ from ninja.decorators import decorate_view
 from ninja.errors import AuthenticationError, HttpError, ValidationError
 from ninja.security import HttpBearer
 
+from games import identity
 from games.models import Seat, hash_token
 from games.runner.pools import Busy
 from games.services import moves as services
@@ -120,12 +121,23 @@ def known_token(request: HttpRequest, token: str | None) -> bool:
     return memo[token]
 
 
+def token_player(request: HttpRequest, token: str | None) -> str | None:
+    """The player id a personal token acts as (looked up once per request), or None."""
+    if not token or len(token) > MAX_TOKEN_LENGTH:
+        return None
+    memo: dict[str, str | None] = request.__dict__.setdefault("_token_players", {})
+    if token not in memo:
+        memo[token] = identity.token_player(token)
+    return memo[token]
+
+
 class SeatToken(HttpBearer):
-    """A token that holds a seat in some game; whether it is *this* game's is the service's call."""
+    """A token that holds a seat in some game, or a personal token (acting for its account);
+    whether it holds a seat in *this* game is the service's call."""
 
     def authenticate(self, request: HttpRequest, token: str) -> str | None:
         token = token.strip()
-        return token if known_token(request, token) else None
+        return token if known_token(request, token) or token_player(request, token) else None
 
 
 seat_token = SeatToken()
@@ -137,6 +149,13 @@ def bearer(request: HttpRequest) -> str | None:
     if scheme.lower() != "bearer" or not token.strip():
         return None
     return token.strip()
+
+
+def actor(request: HttpRequest) -> services.Actor:
+    """Who a request acts as: a personal token's account (its player id), else the seat token."""
+    token = bearer(request)
+    player = token_player(request, token)
+    return services.Actor(player_id=player) if player else services.Actor(token=token)
 
 
 def client_id(request: HttpRequest) -> str:

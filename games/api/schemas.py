@@ -88,6 +88,7 @@ class SeatOut(BaseModel):
     kind: Literal["human", "ai"]
     label: str
     open: bool
+    user: str | None = Field(default=None, description="The account holding the seat; null for anonymous.")
     left_at: datetime | None = Field(
         default=None,
         description="Presence: when the seat's last open page (socket) closed (or, when the server "
@@ -138,7 +139,10 @@ class StateOut(BaseModel):
 class CreatedOut(Schema):
     id: int
     seat: int
-    token: str = Field(description="The seat's secret: send it as 'Authorization: Bearer <token>'.")
+    token: str | None = Field(
+        description="The seat's secret: send it as 'Authorization: Bearer <token>'. Null when a "
+        "personal token made the game: the seat is its account's."
+    )
     invite: str | None = Field(
         description="For a human opponent: the code that POST /games/{id}/join needs; give it to them only."
     )
@@ -149,7 +153,7 @@ class CreatedOut(Schema):
 class JoinedOut(Schema):
     id: int
     seat: int
-    token: str
+    token: str | None = Field(description="The seat's secret; null when a personal token took the seat.")
     state: StateOut
 
 

@@ -27,7 +27,14 @@ def game_json(game: Game) -> dict[str, Any]:
     spec = catalog.get(game.kind)
     data = {"id": game.pk, **spec.serialize(game.options, game.state, game.move_texts, status_word(game))}
     data["seats"] = [
-        {"seat": s.index, "kind": s.kind, "label": s.label, "open": s.is_open} for s in game.seat_list
+        {
+            "seat": s.index,
+            "kind": s.kind,
+            "label": s.label,
+            "open": s.is_open,
+            "user": s.user.get_username() if s.user is not None else None,
+        }
+        for s in game.seat_list
     ]
     if game.ai_level:
         data["level"] = game.ai_level

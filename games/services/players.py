@@ -17,6 +17,7 @@ import secrets
 from django.contrib.sessions.backends.base import SessionBase
 from django.core.cache import caches
 
+from games import identity
 from games.models import Seat
 
 SESSION_FIELD = "player_id"
@@ -32,7 +33,8 @@ def player_id(session: SessionBase, *, create: bool = False) -> str | None:
     """
     value = session.get(SESSION_FIELD)
     if isinstance(value, str) and value:
-        return value
+        # An app above games may say the id no longer stands (an account closed or banned).
+        return identity.checked_player(session, value)
     legacy = session.session_key
     if legacy and Seat.objects.filter(player_id=legacy).exists():
         session[SESSION_FIELD] = legacy  # kept by the response's session save, before any login
@@ -61,7 +63,9 @@ def identify(session: SessionBase) -> str | None:
     key = session.session_key
     found = known(key) if key else None
     if found:
-        return found
+        # Remembered, but an app may say it no longer stands (an account closed or banned
+        # from another browser meanwhile).
+        return identity.checked_player(session, found)
     value = player_id(session)
     key = session.session_key  # None when the session no longer exists
     if key and value:  # "no player yet" is not kept: joining a game makes one

@@ -23,6 +23,10 @@ PATHS = {
     "/api/v1/games/{game_id}/record": {"get"},
     "/api/v1/games/{game_id}/chat": {"get", "post"},
     "/api/v1/records": {"post"},
+    "/api/v1/account": {"get"},
+    "/api/v1/account/tokens": {"post"},
+    "/api/v1/account/tokens/{name}": {"delete"},
+    "/api/v1/users/{username}": {"get"},
 }
 
 

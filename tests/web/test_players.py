@@ -39,9 +39,9 @@ def test_the_seat_holds_a_random_player_id_not_the_session_key(client: Client) -
 
 def test_the_admin_shows_a_fingerprint_never_the_player_id(client: Client) -> None:
     game = start(client)
-    player = Seat.objects.get(game=game, index=0).player_id
     User.objects.create_superuser("admin", "admin@example.com", "pw")
     client.post("/admin/login/", {"username": "admin", "password": "pw", "next": "/admin/"})
+    player = Seat.objects.get(game=game, index=0).player_id  # the account's, since the log-in
     page = client.get(f"/admin/games/game/{game.pk}/change/").content.decode()
     assert player not in page
     assert player_fingerprint(player) in page

@@ -1,0 +1,13 @@
+from django.urls import path, re_path
+
+from accounts import views
+
+app_name = "accounts"
+
+urlpatterns = [
+    re_path(r"^@/(?P<username>[A-Za-z0-9_-]{1,40})/?$", views.profile, name="profile"),
+    path("accounts/settings/", views.settings_page, name="settings"),
+    path("accounts/settings/tokens/", views.new_token, name="new_token"),
+    path("accounts/settings/tokens/revoke/", views.revoke_token, name="revoke_token"),
+    path("accounts/close/", views.close, name="close"),
+]

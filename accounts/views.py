@@ -1,0 +1,111 @@
+"""The profile page (``/@/<username>``) and the settings page: preferences, personal API
+tokens, closing the account. Each works without JavaScript: forms post and redirect."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth import get_user_model, logout
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from accounts import profiles, services
+from accounts.forms import CloseForm, PreferencesForm, TokenForm
+from accounts.models import Account
+from games.services.moves import ServiceError
+
+
+def public_user(username: str) -> Any:
+    """The user named ``username`` (any case) with an account in good standing, or 404."""
+    user = get_user_model().objects.filter(username__iexact=username, is_active=True).first()
+    if user is None:
+        raise Http404("No such player.")
+    account = Account.objects.filter(user=user).first()
+    if account is not None and not account.in_good_standing:
+        raise Http404("No such player.")
+    return user
+
+
+@require_GET
+def profile(request: HttpRequest, username: str) -> HttpResponse:
+    user = public_user(username)
+    account = Account.objects.filter(user=user).first()
+    return render(
+        request,
+        "accounts/profile.html",
+        {"person": user, "bot": bool(account and account.bot), "profile": profiles.profile_of(user)},
+    )
+
+
+def _account(request: HttpRequest) -> Account:
+    account = services.account_of(request.user)
+    assert account is not None  # login_required
+    return account
+
+
+def _settings(request: HttpRequest, status: int = 200, **context: Any) -> HttpResponse:
+    account = _account(request)
+    context.setdefault("preferences", PreferencesForm(instance=account))
+    context.setdefault("token_form", TokenForm())
+    context.setdefault("close_form", CloseForm())
+    context["tokens"] = account.tokens.all()
+    context["account"] = account
+    return render(request, "accounts/settings.html", context, status=status)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def settings_page(request: HttpRequest) -> HttpResponse:
+    if request.method == "POST":
+        form = PreferencesForm(request.POST, instance=_account(request))
+        if not form.is_valid():
+            return _settings(request, 400, preferences=form)
+        form.save()
+        messages.success(request, "Preferences saved.")
+        return HttpResponseRedirect(reverse("accounts:settings"), status=303)
+    return _settings(request)
+
+
+@login_required
+@require_POST
+def new_token(request: HttpRequest) -> HttpResponse:
+    """The new token is shown on this answer only: it is stored hashed."""
+    form = TokenForm(request.POST)
+    if not form.is_valid():
+        return _settings(request, 400, token_form=form)
+    try:
+        token = services.create_token(_account(request), form.cleaned_data["name"])
+    except ServiceError as exc:
+        form.add_error("name", exc.message)
+        return _settings(request, exc.status, token_form=form)
+    return _settings(request, 201, new_token=token, new_token_name=form.cleaned_data["name"])
+
+
+@login_required
+@require_POST
+def revoke_token(request: HttpRequest) -> HttpResponse:
+    try:
+        services.revoke_token(_account(request), request.POST.get("name", ""))
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, "Token revoked: it no longer works.")
+    return HttpResponseRedirect(reverse("accounts:settings"), status=303)
+
+
+@login_required
+@require_POST
+def close(request: HttpRequest) -> HttpResponse:
+    form = CloseForm(request.POST)
+    if form.is_valid() and not request.user.check_password(form.cleaned_data["password"]):
+        form.add_error("password", "That is not your password.")
+    if not form.is_valid():
+        return _settings(request, 400, close_form=form)
+    services.close_account(_account(request))
+    logout(request)
+    messages.success(request, "Your account is closed. Its games stay, played by a deleted player.")
+    return HttpResponseRedirect(reverse("games:home"), status=303)
