@@ -26,6 +26,7 @@ from games.api.plumbing import (
     client_id,
     count_created,
     guarded,
+    known_token,
     not_found,
     seat_token,
     token_player,
@@ -56,6 +57,18 @@ __all__ = ["api", "bad_request", "not_found"]
 # -- endpoints ------------------------------------------------------------------
 
 
+def personal_player(request: HttpRequest) -> str | None:
+    """The player id of a personal token sent to take a seat; None without a token (or with
+    a seat's token): an unknown or revoked token is refused, not taken for anonymous play."""
+    token = bearer(request)
+    player = token_player(request, token)
+    if token and player is None and not known_token(request, token):
+        raise services.ServiceError(
+            "unknown_token", "That token is unknown or revoked; send none to play anonymously.", 401
+        )
+    return player
+
+
 def load_game(game_id: int) -> Game:
     game = Game.objects.filter(pk=game_id).first()
     if game is None:
@@ -80,7 +93,7 @@ ERRORS: dict[int, Any] = dict.fromkeys((400, 401, 403, 404, 409, 413, 415, 429, 
 @guarded()
 def create_game(request: HttpRequest, body: NewGameIn) -> Status[dict[str, Any]]:
     # A personal token creates the game as its account; otherwise the seat gets a token.
-    player = token_player(request, bearer(request))
+    player = personal_player(request)
     created = services.create_game(
         body.game,
         body.options,
@@ -119,7 +132,7 @@ def get_game(request: HttpRequest, game_id: int) -> dict[str, Any]:
 @api.post("/games/{int:game_id}/join", response={200: JoinedOut, **ERRORS}, summary="Take the open seat")
 @guarded()
 def join_game(request: HttpRequest, game_id: int, body: JoinIn | None = None) -> dict[str, Any]:
-    player = token_player(request, bearer(request))
+    player = personal_player(request)
     invite = body.invite if body else None
     seat, token = services.join_game(game_id, invite=invite, player_id=player, with_token=player is None)
     return {"id": game_id, "seat": seat, "token": token, "state": state_of(game_id)}
