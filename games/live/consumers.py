@@ -35,11 +35,13 @@ from typing import Any
 from urllib.parse import parse_qs
 
 from autobahn.exception import Disconnected
+from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.template.loader import render_to_string
 
 from games.live import messages, push, recovery, rounds
+from games.live import moves as socket_moves
 from games.presenting import audiences, presence
 from games.services import players, ratelimit
 
@@ -195,7 +197,12 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels is
         self.groups_joined = None
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        """Any message from the page asks for a resync; a burst gets one, a little later."""
+        """A move is played (:mod:`games.live.moves`); any other message from the page asks
+        for a resync, and a burst gets one, a little later."""
+        frame = socket_moves.read(text_data)
+        if frame is not None:
+            await self.play(frame)
+            return
         if self.resync is not None:
             return  # one is already on its way
         wait = self.last_render + settings.WS_RESYNC_INTERVAL - time.monotonic()
@@ -203,6 +210,16 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels is
             await self.send_current()
             return
         self.resync = asyncio.create_task(self._resync(wait))
+
+    async def play(self, frame: socket_moves.MoveFrame) -> None:
+        session = self.scope.get("session")
+        refusal = await database_sync_to_async(socket_moves.play)(
+            self.game_id, session, self.address or "", frame, self.as_json
+        )
+        if refusal is not None:
+            await self.send(text_data=refusal)
+        elif self.paused:  # no push reaches this socket: the move's position comes from here
+            await self.send_current()
 
     async def _resync(self, wait: float) -> None:
         await asyncio.sleep(wait)

@@ -1,6 +1,7 @@
 """hypothesis against the game's WebSocket: whatever a page (or anyone) sends, text or
 bytes, the consumer never crashes, never changes the game, and the socket stays usable:
-every frame is answered with the current position, and a push still arrives after.
+every frame is answered with the current position (a frame carrying a move, never a
+legal one here, with its refusal), and a push still arrives after.
 
 ``WS_RESYNC_INTERVAL`` is 0 here, so each frame costs a render and gets its answer (the
 coalescing of bursts has its own test in tests/web/test_limits.py).
@@ -18,6 +19,7 @@ from django.contrib.sessions.backends.db import SessionStore
 from hypothesis import given
 from hypothesis import strategies as st
 
+from games.live import moves as socket_moves
 from games.live import rounds
 from games.models import Game, Move
 from games.services import players
@@ -74,7 +76,10 @@ async def exchange(game_id: int, sent: list[tuple[str, Any]], as_json: bool, coo
         # As the server hands a frame over (send_to refuses empty ones, which can arrive).
         await comm.send_input({"type": "websocket.receive", kind: data})
         answer = await comm.receive_from(timeout=5)  # the socket is still there: one answer a frame
-        assert answer == first
+        if kind == "text" and socket_moves.read(data) is not None:  # a move: refused, to this socket
+            assert '"type": "error"' in answer if as_json else 'id="status"' in answer
+        else:
+            assert answer == first
     await sync_to_async(rounds.broadcast)(game_id, 1)  # and still in its group
     assert await comm.receive_from(timeout=5) == first
     assert await comm.receive_nothing(timeout=0.01)
