@@ -63,17 +63,22 @@ def two_humans() -> Game:
     return Game.objects.get(pk=game.pk)
 
 
+def count_audiences(monkeypatch: pytest.MonkeyPatch, module: Any, name: str) -> list[str]:
+    """Wrap ``module.name(..., audience)``: the audiences it is called for, in order."""
+    called: list[str] = []
+    real = getattr(module, name)
+
+    def counted(first: Any, second: Any, audience: str) -> str:
+        called.append(audience)
+        return str(real(first, second, audience))
+
+    monkeypatch.setattr(module, name, counted)
+    return called
+
+
 @pytest.fixture
 def counted_renders(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    renders: list[str] = []
-    real = audiences.render
-
-    def counted(game: Any, seats: Any, audience: str) -> str:
-        renders.append(audience)
-        return real(game, seats, audience)
-
-    monkeypatch.setattr(audiences, "render", counted)
-    return renders
+    return count_audiences(monkeypatch, audiences, "render")
 
 
 async def test_two_seats_and_spectators_see_the_same_moves_each_their_own_view(
@@ -149,14 +154,7 @@ async def test_presence_follows_connects_and_disconnects_each_from_its_side(
     settings: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     settings.WS_PRESENCE_DELAY = 0.05
-    rendered: list[str] = []
-    real = presence_counts.presence_line
-
-    def counted(names: Any, by_audience: Any, audience: str) -> str:
-        rendered.append(audience)
-        return real(names, by_audience, audience)
-
-    monkeypatch.setattr(presence_counts, "presence_line", counted)
+    rendered = count_audiences(monkeypatch, presence_counts, "presence_line")
     game = await database_sync_to_async(two_humans)()
     seat_one = socket(game.pk, await database_sync_to_async(session_for)("p-one"))
     assert (await seat_one.connect())[0]

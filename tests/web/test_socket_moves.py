@@ -3,7 +3,6 @@ socket of the game; refusals go to the sender alone and change nothing."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 from typing import Any
 
@@ -16,6 +15,7 @@ from games.services import actions
 from games.services import moves as services
 
 from .test_audiences import session_for, socket
+from .test_consumer import receive_until
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
 
@@ -31,15 +31,6 @@ async def opened(comm: WebsocketCommunicator) -> WebsocketCommunicator:
     assert connected
     await comm.receive_from(timeout=5)  # the current position
     return comm
-
-
-async def next_frame(comm: WebsocketCommunicator, needle: str, timeout: float = 5) -> str:
-    deadline = asyncio.get_running_loop().time() + timeout
-    while True:
-        left = deadline - asyncio.get_running_loop().time()
-        text: str = await comm.receive_from(timeout=max(left, 0.01))
-        if needle in text:
-            return text
 
 
 async def send(comm: WebsocketCommunicator, **frame: Any) -> None:
@@ -58,11 +49,11 @@ async def test_a_move_on_the_socket_is_played_once_and_pushed_to_everyone() -> N
     watcher = await opened(socket(game.pk))
     await send(one, move="b2", ply=0, revision=game.revision)
     for comm in (one, two, watcher):  # the answer is the push, to every socket
-        await next_frame(comm, 'data-ply="1"')
+        await receive_until(comm, 'data-ply="1"')
     assert await ply_of(game) == 1
     # The same frame again (a double send) is stale: applied once.
     await send(one, move="b2", ply=0, revision=game.revision)
-    refusal = await next_frame(one, "has moved on")
+    refusal = await receive_until(one, "has moved on")
     assert 'id="status"' in refusal
     assert await ply_of(game) == 1
     for comm in (one, two, watcher):
@@ -87,7 +78,7 @@ async def test_a_late_move_for_a_position_taken_back_is_stale_on_the_socket() ->
         )
     )
     await send(comm_json, move="a3", ply=3, revision=old.revision)
-    error = json.loads(await next_frame(comm_json, '"error"'))
+    error = json.loads(await receive_until(comm_json, '"error"'))
     assert error == {"type": "error", "code": "stale", "message": error["message"]}
     assert "revision" in error["message"]
     assert await ply_of(game) == 3
@@ -121,7 +112,7 @@ async def test_a_refused_socket_move_is_said_to_its_sender_only(frame: dict[str,
             )
         )
     await send(sender, **frame)
-    error = json.loads(await next_frame(sender, '"error"'))
+    error = json.loads(await receive_until(sender, '"error"'))
     assert error["code"] == code and error["message"]
     assert await ply_of(game) == 0
     assert await seat.receive_nothing(timeout=0.3)  # nothing reached the other sockets
@@ -141,9 +132,9 @@ async def test_moves_on_the_socket_count_against_the_move_limit(settings: Any) -
         )
     )
     await send(one, move="a1", ply=0)
-    await next_frame(one, '"ply": 1')
+    await receive_until(one, '"ply": 1')
     await send(one, move="b1", ply=1)  # not its turn, but the limit speaks first
-    error = json.loads(await next_frame(one, '"error"'))
+    error = json.loads(await receive_until(one, '"error"'))
     assert error["code"] == "rate_limited" and "try again in" in error["message"]
     assert await ply_of(game) == 1
     await one.disconnect()
@@ -153,5 +144,5 @@ async def test_any_other_frame_still_asks_for_a_resync() -> None:
     game = await database_sync_to_async(tictactoe_between)("p-one", "p-two")
     comm = await opened(socket(game.pk))
     await comm.send_to(text_data="resync please")
-    assert 'data-ply="0"' in await next_frame(comm, 'id="board"')
+    assert 'data-ply="0"' in await receive_until(comm, 'id="board"')
     await comm.disconnect()
