@@ -9,12 +9,13 @@ from typing import Any
 
 from allauth.account.models import EmailAddress
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from accounts.models import Account, ApiToken
 from games.events import GameEvent, publish
 from games.models import Game, Seat, hash_token
-from games.services import players
+from games.services import moderation, players
 from games.services.moves import ServiceError
 
 # The session's player id came from this account (set on log-in): checked on every use.
@@ -158,3 +159,26 @@ def close_account(account: Account) -> None:
         game_ids = set(seats.values_list("game_id", flat=True))
         seats.update(user=None, name=DELETED_NAME)
         _renamed(game_ids)
+
+
+def ban_account(account: Account) -> list[int]:
+    """Ban the account: it cannot log in, create games or chat (its sessions and tokens no
+    longer stand); its games still in play or waiting are aborted, with no result for
+    anyone (a ban is not a loss for its opponents). The games aborted."""
+    user = account.user
+    with transaction.atomic():
+        account.banned = True
+        account.save(update_fields=["banned"])
+        account.tokens.all().delete()
+        user.is_active = False
+        user.save(update_fields=["is_active"])
+    held = Q(seats__user=user) | Q(seats__player_id=account.player_id)
+    unfinished = Game.objects.filter(held, status__lt=Game.FINISHED).values_list("pk", flat=True)
+    aborted = []
+    for game_id in sorted(set(unfinished)):
+        try:
+            moderation.abort_game(game_id, f"{user.username}'s account was banned")
+        except ServiceError:  # it ended meanwhile
+            continue
+        aborted.append(game_id)
+    return aborted
