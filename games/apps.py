@@ -14,6 +14,8 @@ class GamesConfig(AppConfig):
         from games import events
         from games.live import push
         from games.runner import turns
+        from games.services import players
 
         events.subscribe(push.on_game_event)
+        players.on_forget(push.session_ended)
         events.subscribe(turns.on_game_event)

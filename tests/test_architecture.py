@@ -96,7 +96,7 @@ def test_the_app_config_imports_only_what_it_subscribes() -> None:
     imported = [
         alias.name for node in ast.walk(ready) if isinstance(node, ast.ImportFrom) for alias in node.names
     ]
-    assert sorted(imported) == ["events", "push", "turns"]
+    assert sorted(imported) == ["events", "players", "push", "turns"]
 
 
 @pytest.mark.parametrize(

@@ -129,8 +129,12 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels is
         return audiences.audience_of(seats, player)
 
     async def _join(self) -> bool:
-        """Join the audience's group and the game's; False when the layer (Redis) cannot be reached."""
+        """Join the audience's group and the game's (and the session's, for a seat holder);
+        False when the layer (Redis) cannot be reached."""
         wanted = [audiences.audience_group(self.game_id, self.audience), audiences.group_name(self.game_id)]
+        session_key = self.scope.get("cookies", {}).get(settings.SESSION_COOKIE_NAME)
+        if session_key and self.viewer != audiences.WATCH:
+            wanted.append(audiences.session_group(session_key))
         try:
             for group in wanted:
                 await self.channel_layer.group_add(group, self.channel_name)
@@ -242,6 +246,20 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels is
         text = await rounds.current(self.game_id, self.audience)
         if text is not None:
             await self.send(text_data=text)
+
+    async def session_ended(self, event: dict[str, Any]) -> None:
+        """The browser logged out: from now on this socket is a spectator's, as its page
+        would be on a reload (the seat's renderings, hint and invite stop here)."""
+        if self.viewer == audiences.WATCH:
+            return
+        await self._leave()
+        self.viewer = audiences.WATCH
+        self.audience = audiences.JSON if self.as_json else audiences.WATCH
+        if await self._join():
+            self.counted = [self.viewer, audiences.JSON] if self.as_json else [self.viewer]
+            presence.arrive(self.game_id, self.counted)
+            messages.presence_soon(self.game_id)
+        await self.send_current()
 
     async def live_frame(self, event: dict[str, Any]) -> None:
         """The audience's rendering of a change, rendered once for all its sockets."""

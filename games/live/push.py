@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import asyncio
 
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
 from django.conf import settings
 
 from games.events import GameEvent
@@ -38,3 +40,11 @@ def on_game_event(event: GameEvent) -> None:
         messages.presence_later(event.game_id)
     for kind in messages.SMALL_EVENTS.get(event.kind, ()):
         messages.small_event(event.game_id, kind)
+
+
+def session_ended(session_key: str) -> None:
+    """Subscribed in ``GamesConfig.ready()``: a browser logged out (or its session ended).
+    Its open sockets stop getting its seats' renderings and become a spectator's."""
+    layer = get_channel_layer()
+    if layer is not None:
+        async_to_sync(layer.group_send)(audiences.session_group(session_key), {"type": "session.ended"})

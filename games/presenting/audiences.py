@@ -15,6 +15,7 @@ cached here too, for the sockets' lookups.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Sequence
 from typing import Any
@@ -49,6 +50,11 @@ def live_cache() -> Any:
 def group_name(game_id: int) -> str:
     """Everyone watching the game: small events for all and presence."""
     return f"game-{game_id}"
+
+
+def session_group(session_key: str) -> str:
+    """Every socket of one browser session, over every game: told when the session ends."""
+    return "session-" + hashlib.sha256(session_key.encode()).hexdigest()[:32]
 
 
 def audience_group(game_id: int, audience: str) -> str:

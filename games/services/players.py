@@ -12,13 +12,17 @@ its own. Every other session gets a fresh random id: no cookie value is stored a
 from __future__ import annotations
 
 import hashlib
+import logging
 import secrets
+from collections.abc import Callable
 
 from django.contrib.sessions.backends.base import SessionBase
 from django.core.cache import caches
 
 from games import identity
 from games.models import Seat
+
+log = logging.getLogger(__name__)
 
 SESSION_FIELD = "player_id"
 # How long a session's player id is remembered in the live cache (the session store
@@ -73,6 +77,21 @@ def identify(session: SessionBase) -> str | None:
     return value
 
 
+# Told when a session ends, with its key: the live layer moves that browser's open
+# sockets to the spectators (subscribed in GamesConfig.ready()).
+_forget_hooks: list[Callable[[str], None]] = []
+
+
+def on_forget(hook: Callable[[str], None]) -> None:
+    if hook not in _forget_hooks:
+        _forget_hooks.append(hook)
+
+
 def forget(session_key: str) -> None:
     """The session ended (logged out, flushed, replaced by a new key): no door knows it."""
     caches["live"].delete(_known_key(session_key))
+    for hook in _forget_hooks:
+        try:
+            hook(session_key)
+        except Exception:  # the session ends whatever a subscriber does
+            log.exception("could not tell the live layer that a session ended")

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from asgiref.sync import async_to_sync
+from asgiref.sync import async_to_sync, sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.conf import settings
 from django.test import Client
@@ -51,3 +51,40 @@ def test_a_logged_out_session_is_a_spectator_on_the_page_and_the_socket(
     assert seat_form not in page_html(game.pk, cookie) and "Player 1: person" in page_html(game.pk, cookie)
     after = async_to_sync(socket_html)(game.pk, cookie)
     assert seat_form not in after and invite not in after, "the seat's partials and invite after logout"
+
+
+async def open_seat_socket(game_id: int, cookie: str) -> tuple[WebsocketCommunicator, str]:
+    session = f"{settings.SESSION_COOKIE_NAME}={cookie}".encode()
+    headers = [(b"origin", b"http://localhost"), (b"cookie", session)]
+    comm = WebsocketCommunicator(application, f"/ws/games/{game_id}/", headers=headers)
+    connected, _ = await comm.connect(timeout=5)
+    assert connected
+    return comm, await comm.receive_from(timeout=5)
+
+
+async def next_board(comm: WebsocketCommunicator) -> str:
+    while True:
+        text: str = await comm.receive_from(timeout=5)
+        if 'id="board"' in text:
+            return text
+
+
+def test_a_socket_open_when_its_browser_logs_out_becomes_a_spectators(
+    client: Client, no_ai_reply: Any
+) -> None:
+    client.post("/games/new", {"kind": "quarto", "opponent": "human", "seat": "first"})
+    game = Game.objects.get()
+    cookie = client.cookies[settings.SESSION_COOKIE_NAME].value
+    invite = f"/join/{game.invite_code}"
+
+    async def across_the_logout() -> str:
+        comm, before = await open_seat_socket(game.pk, cookie)
+        assert "Player 1: you" in before and invite in before
+        await sync_to_async(client.logout)()  # the same browser, in another tab
+        after = await next_board(comm)
+        await comm.disconnect()
+        return after
+
+    after = async_to_sync(across_the_logout)()
+    assert "Player 1: you" not in after and invite not in after
+    assert "Player 1: person" in after
