@@ -101,3 +101,25 @@ def test_a_game_between_friends_logs_no_csp_violation(browser: Any, server: str)
     finally:
         creator_context.close()
         friend_context.close()
+
+
+def test_the_account_pages_log_no_csp_violation(browser: Any, server: str) -> None:
+    """allauth's pages in the site's layout, the profile and the settings, under the policy."""
+    context = browser.new_context(viewport={"width": 360, "height": 740})
+    try:
+        page = context.new_page()
+        console: list[str] = []
+        page.on("console", lambda message: console.append(message.text))
+        page.add_init_script(LISTEN)
+        for path in ("/accounts/login/", "/accounts/password/reset/", "/accounts/signup/"):
+            page.goto(server + path)
+        page.fill("input[name=username]", "csp-check")
+        page.fill("input[name=password1]", "a-long-pass-phrase")
+        page.fill("input[name=password2]", "a-long-pass-phrase")
+        page.locator("form:has(input[name=password2]) button[type=submit]").click()
+        page.locator(".site-header a", has_text="csp-check").wait_for()
+        for path in ("/@/csp-check", "/accounts/settings/"):
+            page.goto(server + path)
+            assert violations(page, console) == [], path
+    finally:
+        context.close()
