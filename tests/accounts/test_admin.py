@@ -31,12 +31,17 @@ def admin_client(client: Client) -> Client:
     return client
 
 
+def new_game(browser: Client) -> Game:
+    """A game against the computer, started on the pages by ``browser``."""
+    browser.post("/games/new", {"kind": "quarto", "opponent": "ai", "level": "casual", "seat": "first"})
+    return Game.objects.get()
+
+
 def test_accounts_are_listed_with_their_games(
     admin_client: Client, alice: tuple[Client, Account], no_ai_reply: None
 ) -> None:
     browser, account = alice
-    browser.post("/games/new", {"kind": "quarto", "opponent": "ai", "level": "casual", "seat": "first"})
-    game = Game.objects.get()
+    game = new_game(browser)
     listing = admin_client.get("/admin/accounts/account/").content.decode()
     assert "alice" in listing
     page = admin_client.get(f"/admin/accounts/account/{account.pk}/change/").content.decode()
@@ -55,8 +60,7 @@ def test_a_ban_ends_log_in_tokens_and_games_in_play(
     admin_client: Client, alice: tuple[Client, Account], no_ai_reply: None
 ) -> None:
     browser, account = alice
-    browser.post("/games/new", {"kind": "quarto", "opponent": "ai", "level": "casual", "seat": "first"})
-    game = Game.objects.get()
+    game = new_game(browser)
     token = account_services.create_token(account, "bot")
     assert Client().get("/api/v1/account", headers={"Authorization": f"Bearer {token}"}).status_code == 200
     changed = admin_client.post(
@@ -82,8 +86,7 @@ def test_closing_from_the_admin_keeps_the_games(
     admin_client: Client, alice: tuple[Client, Account], no_ai_reply: None
 ) -> None:
     browser, account = alice
-    browser.post("/games/new", {"kind": "quarto", "opponent": "ai", "level": "casual", "seat": "first"})
-    game = Game.objects.get()
+    game = new_game(browser)
     services.play_move(game.pk, services.Actor(player_id=account.player_id), "0", 0)
     admin_client.post("/admin/accounts/account/", {"action": "close", "_selected_action": [account.pk]})
     account.refresh_from_db()

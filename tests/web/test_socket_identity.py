@@ -18,12 +18,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 async def socket_html(game_id: int, cookie: str) -> str:
-    session = f"{settings.SESSION_COOKIE_NAME}={cookie}".encode()
-    headers = [(b"origin", b"http://localhost"), (b"cookie", session)]
-    comm = WebsocketCommunicator(application, f"/ws/games/{game_id}/", headers=headers)
-    connected, _ = await comm.connect(timeout=5)
-    assert connected
-    html: str = await comm.receive_from(timeout=5)
+    comm, html = await open_seat_socket(game_id, cookie)
     await comm.disconnect()
     return html
 
@@ -34,12 +29,16 @@ def page_html(game_id: int, cookie: str) -> str:
     return replay.get(f"/games/{game_id}/").content.decode()
 
 
+def game_waiting_for_a_friend(client: Client) -> tuple[Game, str]:
+    """A game ``client`` started against a friend, and its session cookie."""
+    client.post("/games/new", {"kind": "quarto", "opponent": "human", "seat": "first"})
+    return Game.objects.get(), client.cookies[settings.SESSION_COOKIE_NAME].value
+
+
 def test_a_logged_out_session_is_a_spectator_on_the_page_and_the_socket(
     client: Client, no_ai_reply: Any
 ) -> None:
-    client.post("/games/new", {"kind": "quarto", "opponent": "human", "seat": "first"})
-    game = Game.objects.get()
-    cookie = client.cookies[settings.SESSION_COOKIE_NAME].value
+    game, cookie = game_waiting_for_a_friend(client)
     invite = f"/join/{game.invite_code}"
     seat_form = "Player 1: you"
     assert invite in page_html(game.pk, cookie)
@@ -72,9 +71,7 @@ async def next_board(comm: WebsocketCommunicator) -> str:
 def test_a_socket_open_when_its_browser_logs_out_becomes_a_spectators(
     client: Client, no_ai_reply: Any
 ) -> None:
-    client.post("/games/new", {"kind": "quarto", "opponent": "human", "seat": "first"})
-    game = Game.objects.get()
-    cookie = client.cookies[settings.SESSION_COOKIE_NAME].value
+    game, cookie = game_waiting_for_a_friend(client)
     invite = f"/join/{game.invite_code}"
 
     async def across_the_logout() -> str:
