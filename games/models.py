@@ -11,7 +11,7 @@ from django.conf import settings
 from django.db import models
 from django.urls import reverse
 
-from . import catalog
+from . import catalog, clocks
 from .engine import State
 
 
@@ -46,6 +46,8 @@ class Game(models.Model):
         AGREED = "agreed", "draw agreed"
         ABORTED = "aborted", "aborted by a moderator"
         ABANDONED = "abandoned", "a player left"
+        TIMEOUT = "timeout", "time ran out"
+        NO_START = "no_start", "no first move"
 
     # The offers a game can have pending (``Game.offers``: kind -> the seats that said yes).
     OFFERS = ("draw", "takeback", "rematch")
@@ -81,6 +83,15 @@ class Game(models.Model):
         related_name="copies",
         help_text="Imported from this game's record while it was still in play (its analysis is open).",
     )
+    # The clock (games/clocks.py): the time control, each seat's time in ms as of
+    # ``clock_since`` (when the seat to move began its turn), and ``deadline``, when that seat
+    # runs out (or, on its first turn, when the game is aborted): what the sweeper looks for.
+    clock = models.JSONField(
+        default=dict, blank=True, help_text='{"initial": s, "increment": s}, {"days": n}, or {} for none.'
+    )
+    remaining = models.JSONField(default=list, blank=True, help_text="Each seat's time (ms) at clock_since.")
+    clock_since = models.DateTimeField(null=True, blank=True)
+    deadline = models.DateTimeField(null=True, blank=True)
     invite_code = models.CharField(max_length=20, unique=True, default=new_invite_code)
     created = models.DateTimeField(auto_now_add=True, db_index=True)
     updated = models.DateTimeField(auto_now=True)
@@ -91,6 +102,12 @@ class Game(models.Model):
 
     class Meta:
         ordering = ["-created"]
+        # The clock sweep's question, every second: which games in play have run out.
+        indexes = [
+            models.Index(
+                fields=["deadline"], name="game_deadline", condition=models.Q(deadline__isnull=False)
+            )
+        ]
 
     def __str__(self) -> str:
         return f"{self.title} #{self.pk}"
@@ -113,6 +130,10 @@ class Game(models.Model):
     @property
     def title(self) -> str:
         return catalog.get(self.kind).title
+
+    @cached_property
+    def time_control(self) -> clocks.TimeControl:
+        return clocks.parse(self.clock)
 
     @property
     def is_finished(self) -> bool:
@@ -223,6 +244,9 @@ class Move(models.Model):
     seat = models.PositiveSmallIntegerField()
     text = models.CharField(max_length=16)
     created = models.DateTimeField(auto_now_add=True)
+    clock_ms = models.PositiveIntegerField(
+        null=True, blank=True, help_text="The mover's time left after the action (a record's [%clk])."
+    )
 
     class Meta:
         ordering = ["game", "ply"]

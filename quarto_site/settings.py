@@ -296,6 +296,13 @@ def check_heartbeat(every: float, lost_after: float) -> None:
 
 
 check_heartbeat(SEAT_HEARTBEAT, SEAT_LOST_AFTER)
+
+# Clocks (docs/clocks.md). Every CLOCK_SWEEP seconds each web process ends the games whose
+# player to move has run out (on time) or made no first move in time (aborted): a
+# real-time seat has CLOCK_FIRST_MOVE seconds for its first move, a correspondence seat
+# its days.
+CLOCK_SWEEP = env_float("CLOCK_SWEEP", 1.0)
+CLOCK_FIRST_MOVE = env_float("CLOCK_FIRST_MOVE", 30.0)
 API_MAX_BODY = 4 * 1024
 API_MAX_RECORD = 64 * 1024
 

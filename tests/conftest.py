@@ -66,3 +66,12 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Browser tests last: Playwright's sync API keeps an event loop running in the main
     thread while its browser is open, which synchronous Django code must not meet."""
     items.sort(key=lambda item: item.get_closest_marker("browser") is not None)
+
+
+@pytest.fixture
+def fake_clock() -> Iterator[Any]:
+    """The services read the time from a clock that moves only when the test says."""
+    from games.services import clocks
+
+    with clocks.use(clocks.FakeClock()) as clock:
+        yield clock

@@ -41,7 +41,7 @@ from django.utils import timezone
 from games import catalog
 from games.events import GameEvent, publish
 from games.models import Game, Move, Seat
-from games.services import chat
+from games.services import chat, clocks
 from games.services.base import Actor, ServiceError, acting_on, finish_game, others_win, schedule_ai_if_due
 
 OfferKind = Literal["draw", "takeback", "rematch"]
@@ -143,6 +143,8 @@ def _last_turn_start(rows: list[tuple[int, str]], seat: int) -> int:
 
 
 def _undo(game: Game, seat: int) -> None:
+    to_move_before = game.state.to_move
+    movers_before = [mover for mover, _ in game.move_rows]
     keep = _last_turn_start(game.move_rows, seat)
     Move.objects.filter(game=game, ply__gt=keep).delete()
     game.ply = keep
@@ -154,6 +156,7 @@ def _undo(game: Game, seat: int) -> None:
     game.reason = ""
     game.__dict__["move_rows"] = game.move_rows[:keep]
     game.__dict__.pop("state", None)
+    clocks.restarted(game, to_move_before, movers_before, game.state, clocks.now())
     schedule_ai_if_due(game, game.state, just_moved=None)
     game.save()
     publish(GameEvent(game.pk, game.ply, "takeback"))
@@ -220,6 +223,7 @@ def _new_game_like(old: Game) -> Game:
         allow_hints=old.allow_hints,
         allow_takebacks=old.allow_takebacks,
         status=Game.Status.PLAYING,
+        clock={k: v for k, v in old.clock.items() if k != "paused"},
     )
     seats = old.seat_list
     now = timezone.now()
@@ -235,8 +239,9 @@ def _new_game_like(old: Game) -> Game:
         )
     state = catalog.get(new.kind).rules.new_state(new.options)
     schedule_ai_if_due(new, state, just_moved=None)
-    if new.ai_due_at:
-        new.save(update_fields=["ai_due_at"])
+    clocks.start(new, state)
+    if new.ai_due_at or new.deadline:
+        new.save(update_fields=["ai_due_at", "remaining", "clock_since", "deadline"])
     publish(GameEvent(new.pk, new.ply, "created"))
     return new
 

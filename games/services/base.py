@@ -17,6 +17,7 @@ from django.utils import timezone
 from games.engine import State
 from games.events import GameEvent, publish
 from games.models import Game, Seat, hash_token
+from games.services import clocks
 
 
 class ServiceError(Exception):
@@ -112,6 +113,9 @@ def acting_on(
     held = seats_held(game, actor)
     if not held:
         raise ServiceError("not_your_seat", "You do not hold a seat in this game.", 403)
+    if not over and clocks.flagged(game, clocks.now()):
+        # The clock has ended the game; the sweep records it within a second.
+        raise ServiceError("timeout", "Time has run out: the game is over.", 409)
     return game, held
 
 
@@ -130,12 +134,15 @@ def schedule_ai_if_due(game: Game, state: State[Any], just_moved: int | None) ->
 def finish_game(game: Game, status: Game.Status, reason: Game.Reason, result: dict[str, Any]) -> None:
     """End a game in play other than by a move (resignation, agreement, abandonment): one
     ``ended`` event, published after commit."""
+    if clocks.running(game):
+        clocks.stop(game, game.state.to_move, clocks.now())
     game.status = status
     game.reason = reason
     game.winner = result["winner"]
     game.result = {"lines": [], "shared": [], **result}
     game.offers = {}
     game.ai_due_at = None
+    game.deadline = None
     game.save()
     publish(GameEvent(game.pk, game.ply, "ended"))
 

@@ -20,12 +20,13 @@ from django.db import transaction
 from django.utils import timezone
 
 from games import catalog
+from games import clocks as clock_rules
 from games.catalog import GameSpec
 from games.engine import MoveError, OptionError, State
 from games.events import GameEvent, publish
 from games.formats import records
 from games.models import Game, Move, Seat, hash_token
-from games.services import copies
+from games.services import clocks, copies
 from games.services.base import (
     AI,
     Actor,
@@ -36,6 +37,7 @@ from games.services.base import (
     seats_held,
 )
 from games.services.names import BadName, record_names
+from games.services.timeouts import end_by_clock
 
 # The move path; Actor, AI, ServiceError and seats_held (games.services.base) are said
 # here too, as the callers of the move path use them with it.
@@ -102,13 +104,17 @@ def create_game(
     allow_takebacks: bool = True,
     rng: random.Random | None = None,
     name: str = "",
+    clock: Mapping[str, Any] | None = None,
 ) -> NewGame:
     """A new game with the creator in one seat and the computer (or an open seat) in the others.
 
     ``seat`` is "first", "second" or "random" (a coin flip decides who starts);
-    ``name`` is the creator's display name, already checked (``chat.clean_name``).
+    ``name`` is the creator's display name, already checked (``chat.clean_name``);
+    ``clock`` the time control's JSON form (:func:`games.clocks.parse`), none by default.
+    The clock starts once every seat is taken.
     """
     spec, clean = _spec_and_options(kind, options or {})
+    control = time_control(clock)
     if opponent not in OPPONENTS:
         raise ServiceError("bad_option", f"opponent must be one of {', '.join(OPPONENTS)}.")
     if seat not in SEAT_CHOICES:
@@ -135,6 +141,7 @@ def create_game(
             allow_hints=allow_hints,
             allow_takebacks=allow_takebacks,
             status=Game.Status.PLAYING if opponent == "ai" else Game.Status.WAITING,
+            clock=control.to_json(),
         )
         now = timezone.now()
         for index in range(players):
@@ -145,8 +152,10 @@ def create_game(
                     game=game, index=index, kind=Seat.Kind.AI if opponent == "ai" else Seat.Kind.HUMAN
                 )
         schedule_ai_if_due(game, state, just_moved=None)
-        if game.ai_due_at:
-            game.save(update_fields=["ai_due_at"])
+        if game.status == Game.Status.PLAYING:
+            clocks.start(game, state)
+        if game.ai_due_at or game.deadline:
+            game.save(update_fields=["ai_due_at", "remaining", "clock_since", "deadline"])
         publish(GameEvent(game.pk, game.ply, "created"))
     return NewGame(game=game, seat=mine, token=token, first_seat_won_toss=mine == 0)
 
@@ -185,14 +194,38 @@ def join_game(
         seat.save()
         if len(open_seats) == 1:
             game.status = Game.Status.PLAYING
-            game.save(update_fields=["status", "updated"])
+            clocks.start(game, game.state)
+            game.save(update_fields=["status", "remaining", "clock_since", "deadline", "updated"])
         publish(GameEvent(game.pk, game.ply, "joined"))
     return seat.index, token
 
 
 # What a move changes in the game's row (Game.save adds the revision): the ply, the
 # offers it lapses, the outcome, the computer's due time. The rest stays as read under the lock.
-MOVED_FIELDS = ("ply", "offers", "status", "reason", "winner", "result", "ai_due_at", "updated")
+MOVED_FIELDS = (
+    "ply",
+    "offers",
+    "status",
+    "reason",
+    "winner",
+    "result",
+    "ai_due_at",
+    "remaining",
+    "clock_since",
+    "deadline",
+    "updated",
+)
+
+
+def time_control(clock: Mapping[str, Any] | None) -> clock_rules.TimeControl:
+    """The time control a game is created with; a refusal names the ``clock`` field."""
+    try:
+        control = clock_rules.parse(clock)
+    except clock_rules.ClockError as exc:
+        raise ServiceError(exc.code, exc.message, field="clock") from None
+    if control.paused:
+        raise ServiceError("bad_clock", "A new game's clock cannot start paused.", field="clock")
+    return control
 
 
 def play_move(
@@ -203,9 +236,22 @@ def play_move(
     ``expected_ply`` (and ``expected_revision``, when sent) is what the actor saw; when the
     game has changed since, the action is refused as stale, so a repeated submission
     applies once and a late one never lands on another position.
+
+    An action that arrives after its seat's time ran out is not played: the game ends on
+    time (or is aborted, for a first move) and the answer is ``timeout``.
     """
     if not isinstance(text, str) or not text.strip() or len(text) > 16:
         raise ServiceError("bad_notation", "Send the action as a short text such as a1 or 7.")
+    ended = _apply(game_id, actor, text, expected_ply, expected_revision)
+    if isinstance(ended, Game):
+        return ended
+    raise ServiceError("timeout", ended, 409)
+
+
+def _apply(
+    game_id: int, actor: Actor, text: str, expected_ply: int | None, expected_revision: int | None
+) -> Game | str:
+    """The move's transaction: the game moved, or (committed) why the clock ended it."""
     with transaction.atomic():
         game = locked_game(game_id)
         if game.is_finished:
@@ -220,6 +266,12 @@ def play_move(
             raise ServiceError("not_your_seat", "You do not hold a seat in this game.", 403)
         if state.to_move not in held:
             raise ServiceError("not_your_turn", "It is not your turn.", 403)
+        now = clocks.now()
+        if clocks.flagged(game, now):
+            end_by_clock(game, now)
+            if game.reason == Game.Reason.NO_START:
+                return "The first move came too late: the game is aborted."
+            return "Your time ran out before the move arrived: the game is lost on time."
         rules = catalog.get(game.kind).rules
         try:
             move = rules.parse_move(text)
@@ -228,7 +280,9 @@ def play_move(
             raise ServiceError(exc.code, exc.message) from exc
         _lapse_offers(game, state.to_move)
         game.ply += 1
-        Move.objects.create(game=game, ply=game.ply, seat=state.to_move, text=str(move))
+        before = [seat for seat, _ in game.move_rows]
+        left = clocks.moved(game, state.to_move, before, new_state, now)
+        Move.objects.create(game=game, ply=game.ply, seat=state.to_move, text=str(move), clock_ms=left)
         _record_outcome(game, new_state)
         schedule_ai_if_due(game, new_state, just_moved=state.to_move)
         game.save(update_fields=MOVED_FIELDS)
@@ -305,6 +359,8 @@ def import_record(record: records.Record, *, with_token: bool = True) -> NewGame
         with_token=with_token,
         result=record.result,
         termination=record.termination,
+        clock=getattr(record, "clock", None),
+        move_clocks=getattr(record, "move_clocks", ()),
     )
 
 
@@ -318,6 +374,8 @@ def import_game(
     player_id: str | None = None,
     result: str = "",
     termination: str = "",
+    clock: Mapping[str, Any] | None = None,
+    move_clocks: Sequence[int | None] = (),
 ) -> NewGame:
     """A game rebuilt from a record: every action replayed through the rules, one transaction.
 
@@ -327,8 +385,15 @@ def import_game(
     Every seat is a person held by the importer (one token and/or player id for all of
     them), so a finished game is there to replay and an unfinished one can be played on
     from where the record stops. Nobody is asked to join and no computer plays.
+
+    ``clock`` and ``move_clocks`` (each action's time left, in ms) are the record's time
+    control and clock comments: kept and shown, paused (the game is played on untimed).
     """
     spec, clean = _spec_and_options(kind, options)
+    try:
+        control = clock_rules.parse(clock)
+    except clock_rules.ClockError as exc:
+        raise ServiceError("bad_record", exc.message) from None
     rules = spec.rules
     state = rules.new_state(clean)
     try:
@@ -337,7 +402,13 @@ def import_game(
         raise ServiceError("bad_record", str(exc)) from None
     token = secrets.token_urlsafe(24) if with_token else None
     with transaction.atomic():
-        game = Game.objects.create(kind=kind, options=clean, status=Game.Status.PLAYING, allow_hints=True)
+        game = Game.objects.create(
+            kind=kind,
+            options=clean,
+            status=Game.Status.PLAYING,
+            allow_hints=True,
+            clock={**control.to_json(), "paused": True} if not control.unlimited else {},
+        )
         now = timezone.now()
         for index in range(state.num_players):
             name = seat_names[index] if index < len(seat_names) else ""
@@ -349,8 +420,15 @@ def import_game(
             except MoveError as exc:
                 # Rolls the whole import back: nothing of a bad record is kept.
                 raise ServiceError("bad_record", f"move {ply} ({text}): {exc.message}") from exc
-            Move.objects.create(game=game, ply=ply, seat=state.to_move, text=str(move))
+            left = move_clocks[ply - 1] if ply <= len(move_clocks) else None
+            Move.objects.create(game=game, ply=ply, seat=state.to_move, text=str(move), clock_ms=left)
+            if left is not None and not control.unlimited:
+                times = game.remaining or [control.start_ms()] * state.num_players
+                times[state.to_move] = left
+                game.remaining = times
             state = new_state
+        if not control.unlimited and not game.remaining:
+            game.remaining = [control.start_ms()] * state.num_players
         game.ply = len(moves)
         _record_outcome(game, state)
         if state.outcome is None and termination:
