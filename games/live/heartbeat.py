@@ -26,7 +26,7 @@ from django.utils import timezone
 
 from games.live import messages, rounds
 from games.presenting import audiences, presence
-from games.services import abandonment
+from games.services import abandonment, timeouts
 
 log = logging.getLogger(__name__)
 
@@ -63,6 +63,15 @@ async def sweep() -> None:
             log.info("closed %d abandoned game(s): %s", len(closed), closed)
     except Exception:
         log.exception("could not sweep the abandoned games; trying again")
+
+
+async def clock_sweep() -> None:
+    """End the games whose player to move has run out (every ``CLOCK_SWEEP`` seconds): the
+    clock's flag when nobody sends a move. Their pages are told by the ``ended`` event."""
+    try:
+        await rounds.in_worker(timeouts.sweep)
+    except Exception:
+        log.exception("could not sweep the clocks; trying again")
 
 
 # The heartbeat: which seats this process holds pages of, stored every SEAT_HEARTBEAT s.

@@ -3,7 +3,7 @@
 :func:`on_game_event` (subscribed in ``GamesConfig.ready()``) starts a render round
 (:mod:`games.live.rounds`) and the small messages an event carries
 (:mod:`games.live.messages`); :func:`bind` ties the live layer to the server's event loop
-and starts the heartbeat and the sweep (:mod:`games.live.heartbeat`).
+and starts the heartbeat and the sweeps (abandoned games, clocks) (:mod:`games.live.heartbeat`).
 """
 
 from __future__ import annotations
@@ -27,6 +27,8 @@ def bind(loop: asyncio.AbstractEventLoop) -> None:
             heartbeat.every(loop, settings.ABANDON_SWEEP, heartbeat.sweep)
         if settings.SEAT_HEARTBEAT > 0:
             heartbeat.every(loop, settings.SEAT_HEARTBEAT, heartbeat.heartbeat)
+        if settings.CLOCK_SWEEP > 0:
+            heartbeat.every(loop, settings.CLOCK_SWEEP, heartbeat.clock_sweep)
 
 
 def on_game_event(event: GameEvent) -> None:

@@ -35,6 +35,7 @@ from django.utils import timezone
 from games import catalog
 from games.models import Game
 from games.runner.pools import executor_factory
+from games.services import clocks
 from games.services.base import AI, ServiceError
 from games.services.moves import play_move
 from quarto_site.celery import app
@@ -112,7 +113,7 @@ def take_turn(
         game.options,
         game.move_texts,
         game.ai_level,
-        settings.AI_BUDGET,
+        clocks.think_time(game, settings.AI_DELAY, settings.AI_BUDGET)[1],
         secrets.randbits(32),
     )
     beat = lease / 3

@@ -42,6 +42,7 @@ from games.events import GameEvent
 from games.models import Game
 from games.runner import queue, readiness
 from games.runner.pools import AnalysisGate, Busy, analyse, executor_factory, gate, review
+from games.services import clocks
 from games.services.base import AI, ServiceError
 from games.services.moves import play_move
 
@@ -59,11 +60,10 @@ class Job:
     options: dict[str, Any]
     moves: list[str]
     level: str
+    budget: float  # seconds of search: AI_BUDGET, less when the computer's clock is low
 
     def compute(self) -> str:
-        return catalog.compute_move(
-            self.kind, self.options, self.moves, self.level, settings.AI_BUDGET, _seed()
-        )
+        return catalog.compute_move(self.kind, self.options, self.moves, self.level, self.budget, _seed())
 
 
 def _seed() -> int:
@@ -75,7 +75,10 @@ def load_job(game_id: int) -> Job | None:
     game = Game.objects.filter(pk=game_id, status=Game.Status.PLAYING, ai_due_at__isnull=False).first()
     if game is None or game.ai_due_at is None:
         return None
-    return Job(game.pk, game.ply, game.ai_due_at, game.kind, game.options, game.move_texts, game.ai_level)
+    budget = clocks.think_time(game, settings.AI_DELAY, settings.AI_BUDGET)[1]
+    return Job(
+        game.pk, game.ply, game.ai_due_at, game.kind, game.options, game.move_texts, game.ai_level, budget
+    )
 
 
 def apply(job: Job, text: str) -> bool:
@@ -177,7 +180,7 @@ class Runner:
                     job.options,
                     job.moves,
                     job.level,
-                    settings.AI_BUDGET,
+                    job.budget,
                     _seed(),
                 )
                 wait = (job.due_at - timezone.now()).total_seconds()

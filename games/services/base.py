@@ -14,6 +14,7 @@ from typing import Any
 from django.conf import settings
 from django.utils import timezone
 
+from games import clocks as clock_rules
 from games.engine import State
 from games.events import GameEvent, publish
 from games.models import Game, Seat, hash_token
@@ -128,6 +129,10 @@ def schedule_ai_if_due(game: Game, state: State[Any], just_moved: int | None) ->
     if seat is None or not seat.is_ai:
         return
     delay = settings.AI_DELAY / 2 if just_moved == state.to_move else settings.AI_DELAY
+    if game.remaining and game.time_control.realtime:
+        # On the clock the thinking delay is spent from the computer's time: a share of it.
+        left = game.remaining[state.to_move]
+        delay = clock_rules.think_time(game.time_control, left, delay, settings.AI_BUDGET)[0]
     game.ai_due_at = timezone.now() + timedelta(seconds=delay)
 
 

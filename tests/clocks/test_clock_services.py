@@ -76,7 +76,7 @@ def test_a_move_after_the_flag_loses_on_time(fake_clock: Any) -> None:
     assert (refused.value.code, refused.value.status) == ("timeout", 409)
     game = fresh(game)
     assert (game.status, game.reason, game.winner) == (Game.Status.WON, Game.Reason.TIMEOUT, 1)
-    assert game.result["timeout"] == 0 and game.remaining[0] == 0
+    assert (game.result or {})["timeout"] == 0 and game.remaining[0] == 0
     assert game.ply == 2 and game.deadline is None, "the late move is not played"
 
 
@@ -114,7 +114,7 @@ def test_no_first_move_aborts_instead_of_losing(fake_clock: Any, settings: Any) 
     assert timeouts.sweep() == [game.pk]
     game = fresh(game)
     assert (game.status, game.reason, game.winner) == (Game.Status.ABORTED, Game.Reason.NO_START, None)
-    assert game.result["no_start"] == 0
+    assert (game.result or {})["no_start"] == 0
     second = people({"initial": 180})
     move(second, ONE, "b2")
     fake_clock.advance(21)
@@ -197,7 +197,7 @@ def test_three_players_the_flagged_seat_loses_and_the_others_share(fake_clock: A
     fake_clock.advance(61)
     assert timeouts.sweep() == [game.pk]
     game = fresh(game)
-    assert game.reason == Game.Reason.TIMEOUT and game.result["winners"] == [1, 2] and game.winner is None
+    assert game.reason == Game.Reason.TIMEOUT and (game.result or {})["winners"] == [1, 2] and game.winner is None
 
 
 def test_unlimited_and_refused_clocks() -> None:
@@ -218,6 +218,7 @@ def test_a_rematch_keeps_the_time_control(fake_clock: Any) -> None:
     actions.rematch(game.pk, ONE, True, 2)
     game = actions.rematch(game.pk, TWO, True, 2)
     rematch = fresh(game).rematch
+    assert rematch is not None
     assert rematch.clock == {"initial": 180, "increment": 2} and rematch.remaining == [180_000, 180_000]
     assert rematch.deadline is not None
 
