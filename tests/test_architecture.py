@@ -179,14 +179,14 @@ def test_the_cycle_finder_finds_a_cycle() -> None:
     assert find_cycle({"a": {"b"}, "b": set()}) == []
 
 
-PURE = [GAMES / "catalog.py", *python_files(GAMES / "formats")]
+PURE = [GAMES / "catalog.py", GAMES / "clocks.py", *python_files(GAMES / "formats")]
 
 
 @pytest.mark.parametrize("path", PURE, ids=lambda p: str(p.relative_to(GAMES)))
 def test_the_catalog_and_the_formats_are_pure(path: Path) -> None:
     """No Django, nothing Django-side: the catalog may import the engine, the players and
     the pure formats only."""
-    allowed = ("games.engine", "games.ai", "games.formats", "games.catalog")
+    allowed = ("games.engine", "games.ai", "games.formats", "games.catalog", "games.clocks")
     graph = import_graph()
     for imported in imported_modules(path):
         assert top(imported) not in ("django", "channels", "ninja"), f"{path.name} imports {imported}"
@@ -200,7 +200,7 @@ DOORS = ("games.web", "games.api", "games.live", "games.admin", "games.templatet
 LAYERS = [
     ("games.engine",),
     ("games.ai",),
-    ("games.formats", "games.catalog"),
+    ("games.formats", "games.catalog", "games.clocks"),
     ("games.models",),
     ("games.events", "games.services", "games.identity"),
     ("games.runner",),
@@ -465,6 +465,7 @@ ACCOUNTS_USES = (
     "games.events",
     "games.identity",
     "games.catalog",
+    "games.clocks",
     "games.api.plumbing",
     "games.api.schemas",
 )
