@@ -514,3 +514,10 @@ def test_accounts_imports_nothing_inside_a_function(path: Path) -> None:
         if isinstance(node, ast.Import | ast.ImportFrom)
     ]
     assert found == []
+
+
+def test_the_rating_arithmetic_is_pure() -> None:
+    """ratings/glicko2.py is Glickman's arithmetic and nothing else: the standard library only."""
+    path = ROOT / "ratings" / "glicko2.py"
+    for imported in imported_modules(path):
+        assert top(imported) in STDLIB, f"glicko2.py imports {imported}"
