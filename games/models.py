@@ -65,6 +65,9 @@ class Game(models.Model):
     ai_due_at = models.DateTimeField(null=True, blank=True, db_index=True)
     allow_hints = models.BooleanField(default=True)
     allow_takebacks = models.BooleanField(default=True)
+    rated = models.BooleanField(
+        default=False, help_text="Rated between accounts (chosen with the seek); needs a clock."
+    )
     takebacks = models.PositiveSmallIntegerField(default=0, help_text="Takebacks applied so far.")
     reason = models.CharField(max_length=12, choices=Reason.choices, blank=True)
     offers = models.JSONField(

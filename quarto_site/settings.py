@@ -72,6 +72,7 @@ INSTALLED_APPS = [
     "allauth",
     "allauth.account",
     "accounts",
+    "ratings",  # Glicko-2 per game and speed, for rated games between accounts
 ]
 
 MIDDLEWARE = [

@@ -498,8 +498,32 @@ def test_accounts_uses_only_public_names_of_games_layers_below_the_doors(path: P
 
 
 @pytest.mark.parametrize("path", python_files(GAMES), ids=lambda p: str(p.relative_to(ROOT)))
-def test_games_never_imports_accounts(path: Path) -> None:
-    assert [m for m in imported_modules(path) if top(m) == "accounts"] == []
+def test_games_never_imports_the_apps_above_it(path: Path) -> None:
+    assert [m for m in imported_modules(path) if top(m) in ("accounts", "ratings", "lobby")] == []
+
+
+# -- the ratings app: above games (its end hook) and accounts ----------------------------
+
+RATINGS = ROOT / "ratings"
+RATINGS_USES = (*ACCOUNTS_USES, "games.presenting")
+
+
+@pytest.mark.parametrize("path", python_files(RATINGS), ids=lambda p: str(p.relative_to(ROOT)))
+def test_ratings_uses_only_public_names_of_games_and_accounts(path: Path) -> None:
+    for module, name in imported_names(path):
+        full = f"{module}.{name}" if name else module
+        if top(module) == "accounts":
+            assert "_" not in "".join(p[:1] for p in full.split(".")), f"{path.name} imports {full}"
+            continue
+        if top(module) != "games":
+            continue
+        assert not any(part.startswith("_") for part in full.split(".")), f"{path.name} imports {full}"
+        assert full.startswith(RATINGS_USES) or module in RATINGS_USES, f"{path.name} imports {full}"
+
+
+@pytest.mark.parametrize("path", python_files(ACCOUNTS), ids=lambda p: str(p.relative_to(ROOT)))
+def test_accounts_never_imports_ratings(path: Path) -> None:
+    assert [m for m in imported_modules(path) if top(m) == "ratings"] == []
 
 
 @pytest.mark.parametrize(

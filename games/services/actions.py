@@ -224,6 +224,7 @@ def _new_game_like(old: Game) -> Game:
         allow_takebacks=old.allow_takebacks,
         status=Game.Status.PLAYING,
         clock={k: v for k, v in old.clock.items() if k != "paused"},
+        rated=old.rated,
     )
     seats = old.seat_list
     now = timezone.now()

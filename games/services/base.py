@@ -7,11 +7,14 @@ games (accounts, lobby, ratings) use these names; none of them is private to one
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
+from django.db import transaction
 from django.utils import timezone
 
 from games import clocks as clock_rules
@@ -19,6 +22,8 @@ from games.engine import State
 from games.events import GameEvent, publish
 from games.models import Game, Seat, hash_token
 from games.services import clocks
+
+log = logging.getLogger(__name__)
 
 
 class ServiceError(Exception):
@@ -136,6 +141,28 @@ def schedule_ai_if_due(game: Game, state: State[Any], just_moved: int | None) ->
     game.ai_due_at = timezone.now() + timedelta(seconds=delay)
 
 
+# Called with every game that ends, inside the transaction that ends it (the ratings
+# app rates here: once, with the game's row locked). Registered in an app's ready().
+EndHook = Callable[[Game], None]
+_end_hooks: list[EndHook] = []
+
+
+def on_end(hook: EndHook) -> None:
+    if hook not in _end_hooks:
+        _end_hooks.append(hook)
+
+
+def ended(game: Game) -> None:
+    """Run the end hooks for ``game`` (ended, its row locked, not yet committed). A hook
+    that fails is undone alone (its savepoint) and logged: the game still ends."""
+    for hook in tuple(_end_hooks):
+        try:
+            with transaction.atomic():
+                hook(game)
+        except Exception:
+            log.exception("end hook %r failed for game %s", hook, game.pk)
+
+
 def finish_game(game: Game, status: Game.Status, reason: Game.Reason, result: dict[str, Any]) -> None:
     """End a game in play other than by a move (resignation, agreement, abandonment): one
     ``ended`` event, published after commit."""
@@ -149,6 +176,7 @@ def finish_game(game: Game, status: Game.Status, reason: Game.Reason, result: di
     game.ai_due_at = None
     game.deadline = None
     game.save()
+    ended(game)
     publish(GameEvent(game.pk, game.ply, "ended"))
 
 

@@ -32,6 +32,7 @@ from games.services.base import (
     Actor,
     ServiceError,
     check_ply,
+    ended,
     locked_game,
     schedule_ai_if_due,
     seats_held,
@@ -105,16 +106,20 @@ def create_game(
     rng: random.Random | None = None,
     name: str = "",
     clock: Mapping[str, Any] | None = None,
+    rated: bool = False,
 ) -> NewGame:
     """A new game with the creator in one seat and the computer (or an open seat) in the others.
 
     ``seat`` is "first", "second" or "random" (a coin flip decides who starts);
     ``name`` is the creator's display name, already checked (``chat.clean_name``);
     ``clock`` the time control's JSON form (:func:`games.clocks.parse`), none by default.
-    The clock starts once every seat is taken.
+    The clock starts once every seat is taken. ``rated`` games need a clock; whether their
+    players are accounts is the caller's to check (the lobby).
     """
     spec, clean = _spec_and_options(kind, options or {})
     control = time_control(clock)
+    if rated and not control.runs:
+        raise ServiceError("rated_needs_clock", "A rated game needs a clock.", field="clock")
     if opponent not in OPPONENTS:
         raise ServiceError("bad_option", f"opponent must be one of {', '.join(OPPONENTS)}.")
     if seat not in SEAT_CHOICES:
@@ -142,6 +147,7 @@ def create_game(
             allow_takebacks=allow_takebacks,
             status=Game.Status.PLAYING if opponent == "ai" else Game.Status.WAITING,
             clock=control.to_json(),
+            rated=rated,
         )
         now = timezone.now()
         for index in range(players):
@@ -288,6 +294,8 @@ def _apply(
         game.save(update_fields=MOVED_FIELDS)
         game.__dict__["move_rows"] = [*game.move_rows, (state.to_move, str(move))]
         game.__dict__["state"] = new_state
+        if game.is_finished:
+            ended(game)
         publish(GameEvent(game_id, game.ply, "moved", ai_due=game.ai_due_at is not None))
     return game
 

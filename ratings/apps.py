@@ -1,0 +1,16 @@
+from django.apps import AppConfig
+
+
+class RatingsConfig(AppConfig):
+    name = "ratings"
+    verbose_name = "Ratings"
+
+    def ready(self) -> None:
+        """Rate every game that ends, in the transaction that ends it (games' end hook).
+
+        Django loads the models only after this module, so the services are imported here.
+        """
+        from games.services import base
+        from ratings import services
+
+        base.on_end(services.game_ended)

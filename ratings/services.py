@@ -1,0 +1,124 @@
+"""Rating games: once, in the transaction that ends them; resets and voids by moderators.
+
+Only two-seat games between two different accounts, marked rated (with a clock) when the
+seek was made, and ended by a result (the rules, a resignation, a draw, time, or a claim
+against a player who left) change ratings. An aborted game, a game closed with no
+winner, an unlimited game or a game with a computer seat changes nothing.
+"""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.utils import timezone
+
+from games.models import Game
+from ratings import glicko2
+from ratings.models import Rating, RatingChange
+
+RESULTS = (Game.Status.WON, Game.Status.DRAWN)
+
+
+def scores(game: Game) -> list[float] | None:
+    """Each seat's score (1, 0.5, 0), or None when the game is not one a rating can use."""
+    if game.status == Game.Status.DRAWN:
+        return [0.5, 0.5]
+    if game.status == Game.Status.WON and game.winner in (0, 1):
+        return [1.0 if seat == game.winner else 0.0 for seat in (0, 1)]
+    return None
+
+
+def ratable(game: Game) -> bool:
+    seats = game.seat_list
+    users = [seat.user_id for seat in seats]
+    return (
+        game.rated
+        and game.status in RESULTS
+        and game.reason != Game.Reason.NO_START
+        and game.time_control.runs
+        and len(seats) == 2
+        and all(users)
+        and users[0] != users[1]
+        and not any(seat.is_ai for seat in seats)
+    )
+
+
+def _locked(user_id: int, kind: str, speed: str) -> Rating:
+    Rating.objects.get_or_create(user_id=user_id, kind=kind, speed=speed)
+    return Rating.objects.select_for_update().get(user_id=user_id, kind=kind, speed=speed)
+
+
+def game_ended(game: Game) -> None:
+    """games' end hook (registered in ``RatingsConfig.ready()``)."""
+    rate_game(game)
+
+
+def rate_game(game: Game) -> list[RatingChange]:
+    """games' end hook: rate ``game`` if it is rated and not rated yet (its row is locked,
+    and the changes are unique per game and seat). The changes made."""
+    if not ratable(game) or RatingChange.objects.filter(game=game).exists():
+        return []
+    points = scores(game)
+    if points is None:
+        return []
+    kind, speed = game.kind, game.time_control.speed
+    users = [seat.user_id for seat in game.seat_list if seat.user_id is not None]
+    by_user = {user: _locked(user, kind, speed) for user in sorted(users)}  # one lock order
+    rows = [by_user[user] for user in users]
+    after = glicko2.game(rows[0].value, rows[1].value, points[0])
+    now = timezone.now()
+    changes = []
+    for seat, (row, new) in enumerate(zip(rows, after, strict=True)):
+        changes.append(
+            RatingChange(
+                game=game,
+                seat=seat,
+                user_id=row.user_id,
+                kind=kind,
+                speed=speed,
+                score=points[seat],
+                before=row.rating,
+                after=new.rating,
+                rd_before=row.rd,
+                rd_after=new.rd,
+                volatility_before=row.volatility,
+                volatility_after=new.volatility,
+            )
+        )
+        row.rating, row.rd, row.volatility = new.rating, new.rd, new.volatility
+        row.games += 1
+        row.last_game = now
+        row.save()
+    return RatingChange.objects.bulk_create(changes)
+
+
+def reset(rating: Rating) -> None:
+    """A moderator starts a rating over (1500, RD 500); its history stays."""
+    rating.rating, rating.rd, rating.volatility = (
+        glicko2.START_RATING,
+        glicko2.START_RD,
+        glicko2.START_VOLATILITY,
+    )
+    rating.save(update_fields=["rating", "rd", "volatility"])
+
+
+def void_games_of(user_id: int) -> int:
+    """A cheater's rated games are voided: each opponent gets back what the game took from
+    them (added to their rating now), the cheater's gains are taken back, and every change
+    is marked voided. How many games."""
+    voided = 0
+    with transaction.atomic():
+        mine = list(RatingChange.objects.select_for_update().filter(user_id=user_id, voided=None))
+        now = timezone.now()
+        for change in mine:
+            others = RatingChange.objects.select_for_update().filter(game_id=change.game_id, voided=None)
+            for each in others:
+                row = _locked(each.user_id, each.kind, each.speed)
+                if each.user_id == user_id:
+                    row.rating -= max(each.delta, 0)
+                else:
+                    row.rating -= min(each.delta, 0)
+                row.save(update_fields=["rating"])
+                each.voided = now
+                each.save(update_fields=["voided"])
+            voided += 1
+    return voided
