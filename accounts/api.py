@@ -16,6 +16,8 @@ from accounts.views import public_user
 from games.api.plumbing import api, bearer, guarded
 from games.api.schemas import ErrorOut
 from games.services.moves import ServiceError
+from ratings import services as ratings
+from ratings.api import RatingOut, rating_json
 
 router = Router(tags=["account"])
 ERRORS: dict[int, Any] = dict.fromkeys((400, 401, 403, 404, 409, 413, 415, 429, 503), ErrorOut)
@@ -44,6 +46,7 @@ class UserOut(Schema):
     created: datetime
     records: list[RecordOut]
     playing: list[int]
+    ratings: list[RatingOut]
 
 
 class AccountOut(UserOut):
@@ -73,6 +76,7 @@ def user_json(user: Any, account: Account | None) -> dict[str, Any]:
             for r in profile.records
         ],
         "playing": [game.pk for game in profile.playing],
+        "ratings": [rating_json(row) for row in ratings.ratings_of(user)],
     }
 
 

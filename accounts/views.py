@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from csp.decorators import csp_update
 from django.contrib import messages
 from django.contrib.auth import get_user_model, logout
 from django.contrib.auth.decorators import login_required
@@ -16,7 +17,10 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from accounts import profiles, services
 from accounts.forms import CloseForm, PreferencesForm, TokenForm
 from accounts.models import Account
+from games import catalog, clocks
 from games.services.moves import ServiceError
+from ratings import charts
+from ratings import services as ratings
 
 
 def public_user(username: str) -> Any:
@@ -34,11 +38,39 @@ def public_user(username: str) -> Any:
 def profile(request: HttpRequest, username: str) -> HttpResponse:
     user = public_user(username)
     account = Account.objects.filter(user=user).first()
+    rated = [
+        {
+            "rating": row,
+            "title": catalog.get(row.kind).title,
+            "games": ratings.history(user, row.kind, row.speed),
+        }
+        for row in ratings.ratings_of(user)
+        if row.kind in catalog.CATALOG
+    ]
     return render(
         request,
         "accounts/profile.html",
-        {"person": user, "bot": bool(account and account.bot), "profile": profiles.profile_of(user)},
+        {
+            "person": user,
+            "bot": bool(account and account.bot),
+            "profile": profiles.profile_of(user),
+            "ratings": rated,
+        },
     )
+
+
+@require_GET
+# The chart's own <style> (an image runs no script). django-csp types its decorator for
+# views of the request alone.
+@csp_update({"style-src": ["'unsafe-inline'"]})  # type: ignore[arg-type]
+def rating_chart(request: HttpRequest, username: str, kind: str, speed: str) -> HttpResponse:
+    """The account's rating history in one game and speed, as an SVG image."""
+    user = public_user(username)
+    if kind not in catalog.CATALOG or speed not in clocks.SPEEDS:
+        raise Http404("No such rating.")
+    title = f"{catalog.get(kind).title}, {speed}"
+    svg = charts.history_svg(ratings.history(user, kind, speed), title)
+    return HttpResponse(svg, content_type="image/svg+xml")
 
 
 def _account(request: HttpRequest) -> Account:

@@ -2,6 +2,7 @@ from django.contrib import admin
 from django.urls import include, path
 
 import accounts.api  # noqa: F401  (mounts the account routes on the API before its URLs are read)
+import ratings.api  # noqa: F401  (the same for the ratings routes)
 from games.api.endpoints import api, bad_request, not_found
 
 handler400 = bad_request
@@ -13,5 +14,6 @@ urlpatterns = [
     path("api/v1/<path:rest>", not_found),
     path("accounts/", include("allauth.urls")),
     path("", include("accounts.urls")),
+    path("", include("ratings.urls")),
     path("", include("games.web.urls")),
 ]

@@ -73,3 +73,9 @@ class RatingChange(models.Model):
     @property
     def delta(self) -> float:
         return self.after - self.before
+
+    @property
+    def delta_text(self) -> str:
+        """ "+12", "-12" written with a minus sign (U+2212), "0"."""
+        points = round(self.delta)
+        return f"+{points}" if points > 0 else f"\u2212{-points}" if points < 0 else "0"

@@ -8,6 +8,9 @@ winner, an unlimited game or a game with a computer seat changes nothing.
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
+from typing import Any
+
 from django.db import transaction
 from django.utils import timezone
 
@@ -122,3 +125,58 @@ def void_games_of(user_id: int) -> int:
                 each.save(update_fields=["voided"])
             voided += 1
     return voided
+
+
+# -- reading ----------------------------------------------------------------------------
+
+LEADERBOARD_SIZE = 100
+ACTIVE_DAYS = 30
+
+
+def ratings_of(user: Any) -> list[Rating]:
+    """The account's ratings, one per game and speed it has played rated."""
+    return list(Rating.objects.filter(user=user, games__gt=0).order_by("kind", "speed"))
+
+
+def leaderboard(kind: str, speed: str, now: datetime | None = None) -> list[Rating]:
+    """The top ``LEADERBOARD_SIZE`` established ratings of players active in the last
+    ``ACTIVE_DAYS`` days (a rated game), accounts in good standing only."""
+    since = (now or timezone.now()) - timedelta(days=ACTIVE_DAYS)
+    rows = (
+        Rating.objects.filter(kind=kind, speed=speed, last_game__gte=since, rd__lte=glicko2.PROVISIONAL_RD)
+        .filter(user__is_active=True)
+        .exclude(user__account__banned=True)
+        .exclude(user__account__closed__isnull=False)
+        .select_related("user")
+        .order_by("-rating", "user__username")
+    )
+    return list(rows[:LEADERBOARD_SIZE])
+
+
+def history(user: Any, kind: str, speed: str) -> list[RatingChange]:
+    """The account's rated games in one game and speed, oldest first (voided ones left out)."""
+    return list(
+        RatingChange.objects.filter(user=user, kind=kind, speed=speed, voided=None)
+        .select_related("game")
+        .order_by("created", "pk")
+    )
+
+
+def changes_of(game: Game) -> dict[int, RatingChange]:
+    """Seat -> what the game did to its rating (empty for a game not rated)."""
+    return {change.seat: change for change in RatingChange.objects.filter(game=game, voided=None)}
+
+
+def seat_ratings(game: Game) -> dict[int, Rating]:
+    """Seat -> the account's current rating in this game's kind and speed (a rated game's
+    seats only)."""
+    if not game.rated:
+        return {}
+    users = {seat.index: seat.user_id for seat in game.seat_list if seat.user_id}
+    rows = {
+        row.user_id: row
+        for row in Rating.objects.filter(
+            user_id__in=users.values(), kind=game.kind, speed=game.time_control.speed
+        )
+    }
+    return {seat: rows.get(user_id) or Rating(user_id=user_id) for seat, user_id in users.items()}

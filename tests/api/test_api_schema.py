@@ -27,6 +27,7 @@ PATHS = {
     "/api/v1/account/tokens": {"post"},
     "/api/v1/account/tokens/{name}": {"delete"},
     "/api/v1/users/{username}": {"get"},
+    "/api/v1/leaderboards/{game}/{speed}": {"get"},
 }
 
 

@@ -1,0 +1,81 @@
+"""The ratings routes of the JSON API (mounted on games' API object). See docs/api.md."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import HttpRequest
+from ninja import Router, Schema
+
+from games import catalog, clocks
+from games.api.plumbing import api, guarded
+from games.api.schemas import ErrorOut
+from games.services.moves import ServiceError
+from ratings import services
+from ratings.models import Rating
+
+router = Router(tags=["ratings"])
+ERRORS: dict[int, Any] = dict.fromkeys((404, 429, 503), ErrorOut)
+
+
+class RatingOut(Schema):
+    game: str
+    speed: str
+    rating: int
+    rd: int
+    games: int
+    provisional: bool
+
+
+class LeaderOut(Schema):
+    rank: int
+    username: str
+    rating: int
+    rd: int
+    games: int
+
+
+class LeaderboardOut(Schema):
+    game: str
+    speed: str
+    players: list[LeaderOut]
+
+
+def rating_json(row: Rating) -> dict[str, Any]:
+    return {
+        "game": row.kind,
+        "speed": row.speed,
+        "rating": round(row.rating),
+        "rd": round(row.rd),
+        "games": row.games,
+        "provisional": row.provisional,
+    }
+
+
+@router.get(
+    "/leaderboards/{game}/{speed}",
+    response={200: LeaderboardOut, **ERRORS},
+    summary="The top established ratings of one game and speed",
+)
+@guarded()
+def leaderboard(request: HttpRequest, game: str, speed: str) -> dict[str, Any]:
+    """Players with a rated game in the last 30 days and a deviation of at most 110, best first."""
+    if game not in catalog.CATALOG:
+        raise ServiceError("unknown_game", f"There is no game {game!r}.", 404)
+    if speed not in clocks.SPEEDS:
+        raise ServiceError("unknown_speed", f"speed must be one of {', '.join(clocks.SPEEDS)}.", 404)
+    rows = services.leaderboard(game, speed)
+    players = [
+        {
+            "rank": rank,
+            "username": row.user.get_username(),
+            "rating": round(row.rating),
+            "rd": round(row.rd),
+            "games": row.games,
+        }
+        for rank, row in enumerate(rows, start=1)
+    ]
+    return {"game": game, "speed": speed, "players": players}
+
+
+api.add_router("/", router)
