@@ -13,6 +13,7 @@ from django.utils.safestring import SafeString
 from accounts import services
 from accounts.models import Account
 from games.models import Game
+from ratings import services as ratings
 
 RECENT = 20
 
@@ -24,7 +25,7 @@ class AccountAdmin(admin.ModelAdmin[Account]):
     search_fields = ("user__username",)
     fields = ("user", "member_since", "bot", "banned", "closed", "games")
     readonly_fields = ("user", "member_since", "banned", "closed", "games")
-    actions = ("ban", "close")
+    actions = ("ban", "close", "void_rated_games")
 
     @admin.display(description="member since")
     def member_since(self, account: Account) -> object:
@@ -53,3 +54,10 @@ class AccountAdmin(admin.ModelAdmin[Account]):
                 continue
             services.close_account(account)
             self.message_user(request, f"{account} is closed.")
+
+    @admin.action(description="Void rated games (cheating): opponents get their points back")
+    def void_rated_games(self, request: HttpRequest, queryset: QuerySet[Account]) -> None:
+        for account in queryset.select_related("user"):
+            count = ratings.void_games_of(account.user.pk)
+            self.log_change(request, account, f"Voided {count} rated game(s).")
+            self.message_user(request, f"{account}: {count} rated game(s) voided.")
