@@ -15,7 +15,10 @@ same fixed choice of action as bench/live_load.py, games made before the timing.
   requests; the difference over N is one request, setup left out.
 
     .venv/bin/python bench/move_cost.py [--rounds 20 --batch 25] [--profile] [--sql]
-    .venv/bin/python bench/move_cost.py --callgrind [--calls 20] [--kinds move healthz]
+    .venv/bin/python bench/move_cost.py --callgrind [--calls 20] [--kinds move healthz bare]
+
+``bare`` is a Django view with no middleware answering a fixed JSON body, through the
+same ASGI path: the floor the issue's targets compare with.
 """
 
 from __future__ import annotations
@@ -99,13 +102,47 @@ class Games:
         return game, f"/api/v1/games/{game['id']}/moves", body, game["tokens"][int(state["to_move"])]
 
 
+BARE_URLS = "move_cost_bare_urls"
+
+
+def bare_application() -> Any:
+    """Django's ASGI handler with no middleware and one view answering a fixed JSON body:
+    the floor a request of the site could cost (the issue's "bare Django view")."""
+    import types
+
+    from django.conf import settings
+    from django.core.handlers.asgi import ASGIHandler
+    from django.http import JsonResponse
+    from django.urls import path
+
+    urls = types.ModuleType(BARE_URLS)
+    urls.urlpatterns = [path("bare", lambda request: JsonResponse({"status": "ok"}))]  # type: ignore[attr-defined]
+    sys.modules[BARE_URLS] = urls
+
+    class Bare(ASGIHandler):
+        def load_middleware(self, is_async: bool = False) -> None:
+            full, settings.MIDDLEWARE = settings.MIDDLEWARE, []
+            try:
+                super().load_middleware(is_async)
+            finally:
+                settings.MIDDLEWARE = full
+
+        def create_request(self, scope: Any, body_file: Any) -> Any:
+            request, error = super().create_request(scope, body_file)
+            if request is not None:
+                request.urlconf = BARE_URLS
+            return request, error
+
+    return Bare()
+
+
 class Asgi:
     """Requests through the site's ASGI application, one at a time, as Daphne makes them."""
 
-    def __init__(self) -> None:
+    def __init__(self, bare: bool = False) -> None:
         from quarto_site.asgi import application
 
-        self.app = application
+        self.app = bare_application() if bare else application
         self.loop = asyncio.new_event_loop()
 
     def call(self, method: str, path: str, body: bytes = b"", token: str | None = None) -> tuple[int, bytes]:
@@ -157,6 +194,12 @@ def healthz(asgi: Asgi) -> None:
     status, answer = asgi.call("GET", "/healthz")
     if status != 200:
         raise SystemExit(f"/healthz answered {status}: {answer[:300]!r}")
+
+
+def bare(asgi: Asgi) -> None:
+    status, answer = asgi.call("GET", "/bare")
+    if status != 200:
+        raise SystemExit(f"the bare view answered {status}: {answer[:300]!r}")
 
 
 def timed(count: int, run: Callable[[], Any]) -> tuple[float, float]:
@@ -267,8 +310,16 @@ def callgrind(calls: int, kinds: list[str]) -> None:
         print(
             f"callgrind {only:8} {figures[only] / 1e6:8.2f} M instructions a request ({calls} vs {2 * calls})"
         )
-    if len(figures) == 2:
+    if "healthz" in figures and "move" in figures:
         print(f"callgrind ratio healthz/move {figures['healthz'] / figures['move']:.3f}")
+    if "bare" in figures:
+        # Instructions per request stand for the time a request takes on one core: the
+        # inverse ratio is the requests/s ratio the targets name.
+        for kind in ("move", "healthz"):
+            if kind in figures:
+                print(
+                    f"callgrind {kind} requests/s over the bare view's {figures['bare'] / figures[kind]:.3f}"
+                )
     shutil.rmtree(template.parent)
 
 
@@ -280,10 +331,11 @@ def only(kind: str, calls: int, template: Path) -> None:
     with tempfile.TemporaryDirectory() as folder:
         configure(Path(folder), template)
         games = Games(2 * calls // 8 + 4)  # the same games whatever ``calls``
-        asgi = Asgi()
-        healthz(asgi)
+        asgi = Asgi(bare=kind == "bare")
+        first = {"move": healthz, "healthz": healthz, "bare": bare}[kind]
+        first(asgi)
         for _ in range(calls):
-            play(asgi, games) if kind == "move" else healthz(asgi)
+            play(asgi, games) if kind == "move" else first(asgi)
 
 
 def main() -> None:
@@ -298,8 +350,10 @@ def main() -> None:
     parser.add_argument("--sql", action="store_true", help="print one move's SQL")
     parser.add_argument("--callgrind", action="store_true")
     parser.add_argument("--calls", type=int, default=20, help="requests per callgrind run (N)")
-    parser.add_argument("--kinds", nargs="+", choices=("move", "healthz"), default=["move", "healthz"])
-    parser.add_argument("--only", choices=("move", "healthz", "migrate"), help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--kinds", nargs="+", choices=("move", "healthz", "bare"), default=["move", "healthz", "bare"]
+    )
+    parser.add_argument("--only", choices=("move", "healthz", "bare", "migrate"), help=argparse.SUPPRESS)
     parser.add_argument("--db", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.only:

@@ -15,6 +15,10 @@ from django.core.asgi import get_asgi_application
 
 django_asgi_app = get_asgi_application()
 
+from quarto_site.lean import LeanASGIHandler, Router  # noqa: E402
+
+http = Router(django_asgi_app, LeanASGIHandler())
+
 from games.live import push, recovery  # noqa: E402
 from games.live.origin import SameOriginValidator  # noqa: E402
 from games.live.routing import websocket_urlpatterns  # noqa: E402
@@ -71,7 +75,7 @@ websockets = SessionMiddlewareStack(URLRouter(websocket_urlpatterns))
 application = BindRunner(
     ProtocolTypeRouter(
         {
-            "http": django_asgi_app,
+            "http": http,
             "websocket": SameOriginValidator(websockets),
         }
     )

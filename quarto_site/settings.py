@@ -298,7 +298,7 @@ def check_heartbeat(every: float, lost_after: float) -> None:
 
 check_heartbeat(SEAT_HEARTBEAT, SEAT_LOST_AFTER)
 
-# Clocks (docs/clocks.md). Every CLOCK_SWEEP seconds each web process ends the games whose
+# Clocks (docs/architecture.md, "Clocks"). Every CLOCK_SWEEP seconds each web process ends the games whose
 # player to move has run out (on time) or made no first move in time (aborted): a
 # real-time seat has CLOCK_FIRST_MOVE seconds for its first move, a correspondence seat
 # its days.
