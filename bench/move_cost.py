@@ -16,6 +16,7 @@ same fixed choice of action as bench/live_load.py, games made before the timing.
 
     .venv/bin/python bench/move_cost.py [--rounds 20 --batch 25] [--profile] [--sql]
     .venv/bin/python bench/move_cost.py --callgrind [--calls 20] [--kinds move healthz bare]
+    .venv/bin/python bench/move_cost.py --lean-ab [--rounds 12 --batch 25]
 
 ``bare`` is a Django view with no middleware answering a fixed JSON body, through the
 same ASGI path: the floor the issue's targets compare with.
@@ -269,6 +270,26 @@ def profile(games: Games, moves: int, top: int) -> None:
         print("\n".join(line for line in text.splitlines() if line.strip())[:12000])
 
 
+def lean_ab(rounds: int, batch: int) -> None:
+    """Moves through the lean handler and through the whole chain, alternating batches in
+    one process: the median CPU per move of each."""
+    with tempfile.TemporaryDirectory() as folder:
+        configure(Path(folder))
+        from quarto_site.asgi import django_asgi_app  # after the settings are made
+
+        games = Games(rounds * batch + 4)  # few moves per game: under the per-seat move limit
+        lean, full = Asgi(), Asgi()
+        full.app = django_asgi_app
+        play(lean, games)
+        play(full, games)
+        cpu: dict[str, list[float]] = {"lean": [], "full": []}
+        for _ in range(rounds):
+            for name, asgi in (("lean", lean), ("full", full)):
+                cpu[name].append(timed(batch, lambda asgi=asgi: play(asgi, games))[1])
+        for name, values in cpu.items():
+            print(f"{name} chain: median cpu {statistics.median(values) * 1000:.3f} ms per move")
+
+
 def load_average() -> str:
     return " ".join(f"{v:.2f}" for v in os.getloadavg())
 
@@ -349,6 +370,7 @@ def main() -> None:
     parser.add_argument("--top", type=int, default=30)
     parser.add_argument("--sql", action="store_true", help="print one move's SQL")
     parser.add_argument("--callgrind", action="store_true")
+    parser.add_argument("--lean-ab", action="store_true", help="moves: the lean handler, then the full chain")
     parser.add_argument("--calls", type=int, default=20, help="requests per callgrind run (N)")
     parser.add_argument(
         "--kinds", nargs="+", choices=("move", "healthz", "bare"), default=["move", "healthz", "bare"]
@@ -358,6 +380,10 @@ def main() -> None:
     args = parser.parse_args()
     if args.only:
         only(args.only, args.calls, args.db)
+        return
+    if args.lean_ab:
+        print(f"load average {load_average()}")
+        lean_ab(args.rounds, args.batch)
         return
     if args.callgrind:
         print(f"load average {load_average()}")
