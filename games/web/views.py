@@ -17,7 +17,7 @@ from games.models import Game
 from games.presenting import downloads, presence, presenters, words
 from games.presenting.audiences import rendering_for
 from games.runner import turns as ai_runner
-from games.services import abandonment, actions, names, players, policy, ratelimit
+from games.services import abandonment, actions, clocks, names, players, policy, ratelimit
 from games.services import moves as services
 from games.web import newgame
 from games.web.forms import NewGameForm
@@ -117,7 +117,10 @@ def new_game(request: HtmxHttpRequest) -> HttpResponse:
 def page_context(request: HttpRequest, game: Game) -> dict[str, object]:
     """What the game page shows this viewer."""
     actor = actor_for(request)
-    context = presenters.game_context(game, actor)
+    now = clocks.now()
+    context = presenters.game_context(game, actor, now=now)
+    # Not cached (the partials are): the page's clocks count from the server's moment.
+    context["server_now"] = clocks.ms(now)
     context["presence_text"] = presence.presence_of(game, actor)
     if "invite_url" in context:  # policy.may_see_invite: the seat holders of a waiting game
         context["invite_url"] = request.build_absolute_uri(str(context["invite_url"]))
