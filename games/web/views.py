@@ -98,6 +98,7 @@ def new_game(request: HtmxHttpRequest) -> HttpResponse:
         return redirect_to(request, reverse("games:home"))
     data = form.cleaned_data
     try:
+        clock = newgame.clock_choice(request.POST)
         created = services.create_game(
             data["kind"],
             form.game_options(request.POST),
@@ -108,6 +109,7 @@ def new_game(request: HtmxHttpRequest) -> HttpResponse:
             allow_hints=data["allow_hints"],
             allow_takebacks=data["allow_takebacks"],
             name=session_name(request),
+            clock=clock,
         )
     except services.ServiceError as exc:
         return _home(request, exc)  # the form as typed, the error beside its field
