@@ -213,3 +213,27 @@ def test_the_history_says_how_the_clock_ended_a_game(fake_clock: Any) -> None:
     html = client.get("/games/history").content.decode()
     statuses = re.findall(r'data-label="Status">([^<]*)<', html)
     assert statuses[:2] == ["aborted: no first move", "you lost on time"]
+
+
+def test_the_json_state_and_the_record_say_how_the_clock_ended_a_game(fake_clock: Any) -> None:
+    from games.presenting import downloads
+
+    lost = people({"initial": 60})
+    move(lost, ONE, "b2")
+    move(lost, TWO, "a1")
+    unstarted = people({"initial": 60})
+    fake_clock.advance(61)
+    timeouts.sweep()
+    lost.refresh_from_db()
+    unstarted.refresh_from_db()
+    data = downloads.game_json(lost)
+    assert (data["status"], data["to_move"], data["legal_moves"], data["reason"]) == (
+        "finished",
+        None,
+        [],
+        "timeout",
+    )
+    assert data["result"] == {"winner": 1, "lines": [], "winners": [1], "timeout": 0}
+    assert downloads.record_result(lost) == ("0-1", "timeout")
+    assert downloads.game_json(unstarted)["result"]["no_start"] == 0
+    assert downloads.record_result(unstarted) == ("*", "no_start")
