@@ -8,10 +8,13 @@ import re
 from typing import Any
 
 import pytest
+from django.contrib.admin.sites import site
 from django.test import Client
 
+from games import clocks as clock_rules
+from games.admin import GameAdmin
 from games.models import Game
-from games.presenting import clockface, presenters
+from games.presenting import clockface, downloads, presenters
 from games.services import clocks, timeouts
 from games.services import moves as services
 from games.services.moves import Actor, play_move
@@ -123,9 +126,7 @@ def test_low_time_is_marked(fake_clock: Any) -> None:
     ],
 )
 def test_what_low_time_is(clock: dict[str, int], low: int) -> None:
-    from games import clocks as rules
-
-    assert clockface.low_ms(rules.parse(clock)) == low
+    assert clockface.low_ms(clock_rules.parse(clock)) == low
 
 
 def test_correspondence_clocks_show_days_and_hours(fake_clock: Any) -> None:
@@ -192,6 +193,7 @@ def test_a_shared_win_on_time_with_three_seats(fake_clock: Any) -> None:
     fake_clock.advance(61)
     assert timeouts.sweep() == [game.pk]
     game.refresh_from_db()
+    assert GameAdmin(Game, site).result_summary(game) == "seats 2, 3 share the win on time"
     texts = [re.search(r'status__text">([^<]*)<', page(who, game)) for who in ("p-x", "p-o")]
     assert [m.group(1) if m else "" for m in texts] == [
         "You ran out of time: the others share the win.",
@@ -216,8 +218,6 @@ def test_the_history_says_how_the_clock_ended_a_game(fake_clock: Any) -> None:
 
 
 def test_the_json_state_and_the_record_say_how_the_clock_ended_a_game(fake_clock: Any) -> None:
-    from games.presenting import downloads
-
     lost = people({"initial": 60})
     move(lost, ONE, "b2")
     move(lost, TWO, "a1")
@@ -237,3 +237,15 @@ def test_the_json_state_and_the_record_say_how_the_clock_ended_a_game(fake_clock
     assert downloads.record_result(lost) == ("0-1", "timeout")
     assert downloads.game_json(unstarted)["result"]["no_start"] == 0
     assert downloads.record_result(unstarted) == ("*", "no_start")
+
+
+def test_the_admin_list_says_a_game_was_won_on_time(fake_clock: Any) -> None:
+    lost = people({"initial": 60})
+    move(lost, ONE, "b2")
+    move(lost, TWO, "a1")
+    unstarted = people({"initial": 60})
+    fake_clock.advance(61)
+    timeouts.sweep()
+    summary = GameAdmin(Game, site).result_summary
+    assert summary(Game.objects.get(pk=lost.pk)) == "seat 2 won on time"
+    assert summary(Game.objects.get(pk=unstarted.pk)) == "aborted: no first move"
