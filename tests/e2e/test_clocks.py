@@ -79,8 +79,9 @@ def test_the_player_who_waits_loses_on_time_on_every_page(clock_server: str, bro
         expect(page.locator(".clocks__first")).to_have_count(0)
         expect(faces.first).to_have_class(re.compile(r"\bis-to-move\b"))
         expect(faces.nth(1)).not_to_have_class(re.compile(r"\bis-to-move\b"))
-        # X's clock ticks without a push: down from 0:15 to tenths, marked low.
-        expect(faces.first.locator(".clock__time")).to_have_text(re.compile(r"^0:1[0-4]$"), timeout=TIMEOUT)
+        # X's clock ticks without a push, down from 0:15 (a slow machine may be at tenths already).
+        ticked = re.compile(r"^0:(1[0-4]|0\d\.\d)$")
+        expect(faces.first.locator(".clock__time")).to_have_text(ticked, timeout=TIMEOUT)
 
     for size, name in ((PHONE, "phone"), (LAPTOP, "laptop")):
         x.set_viewport_size(size)
