@@ -123,7 +123,11 @@ class GameAdmin(admin.ModelAdmin[Game]):
             return f"aborted: {moderation.abort_reason(game)}"
         if not game.is_finished:
             return "-"
-        return "draw" if game.winner is None else f"seat {game.winner + 1} won"
+        on_time = " on time" if game.reason == Game.Reason.TIMEOUT else ""
+        winners = (game.result or {}).get("winners") if isinstance(game.result, dict) else None
+        if game.winner is None and game.status == Game.Status.WON and winners:
+            return f"seats {', '.join(str(s + 1) for s in winners)} share the win{on_time}"
+        return "draw" if game.winner is None else f"seat {game.winner + 1} won{on_time}"
 
     @admin.display(description="board")
     def rendered_board(self, game: Game) -> SafeString:

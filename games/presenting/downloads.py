@@ -12,6 +12,8 @@ from games.models import Game
 
 # The reasons that end a game whose position is still being played.
 ENDED_BY_PEOPLE = (Game.Reason.RESIGNED, Game.Reason.AGREED, Game.Reason.ABANDONED)
+ENDED_BY_CLOCK = (Game.Reason.TIMEOUT, Game.Reason.NO_START)
+ENDED_OFF_THE_BOARD = ENDED_BY_PEOPLE + ENDED_BY_CLOCK
 
 
 def status_word(game: Game) -> str:
@@ -38,7 +40,7 @@ def game_json(game: Game) -> dict[str, Any]:
     ]
     if game.ai_level:
         data["level"] = game.ai_level
-    if game.reason in ENDED_BY_PEOPLE and game.result is not None:
+    if game.reason in ENDED_OFF_THE_BOARD and game.result is not None:
         # The rules did not end it: the position alone says "playing".
         data["status"] = status_word(game)
         data["legal_moves"] = []
@@ -46,7 +48,11 @@ def game_json(game: Game) -> dict[str, Any]:
         data["result"] = {
             "winner": game.winner,
             "lines": [],
-            **{k: game.result[k] for k in ("winners", "resigned", "abandoned") if k in game.result},
+            **{
+                k: game.result[k]
+                for k in ("winners", "resigned", "abandoned", "timeout", "no_start")
+                if k in game.result
+            },
         }
     data["reason"] = game.reason or None
     data["offers"] = {kind: list(offer["seats"]) for kind, offer in game.offers.items()}
@@ -60,9 +66,9 @@ def game_json(game: Game) -> dict[str, Any]:
 def record_result(game: Game) -> tuple[str, str]:
     """The record's ``Result`` and ``Termination`` (blank when the rules ended the game)."""
     state = game.state
-    if game.status == Game.Status.ABANDONED:
+    if game.status == Game.Status.ABANDONED or game.reason == Game.Reason.NO_START:
         return records.UNFINISHED, str(game.reason)
-    if game.reason in ENDED_BY_PEOPLE and game.result is not None:
+    if game.reason in ENDED_OFF_THE_BOARD and game.result is not None:
         winners = game.result.get("winners") or ([] if game.winner is None else [game.winner])
         return records.shared_result(winners, state.num_players), str(game.reason)
     return records.result_text(state.outcome, state.num_players), ""

@@ -9,6 +9,7 @@ see what from :mod:`games.services.policy`. JSON and record files are :mod:`game
 from __future__ import annotations
 
 from collections.abc import Hashable
+from datetime import datetime
 from functools import cache
 from html import escape
 from html.parser import HTMLParser
@@ -22,12 +23,12 @@ from django.utils.safestring import SafeString, mark_safe
 from games import ai, catalog
 from games.ai.base import ActionValue
 from games.models import Game
-from games.presenting import words
+from games.presenting import clockface, words
 from games.runner import readiness
 from games.services import chat, moderation, policy
 from games.services.base import Actor
 
-PARTIALS = ("board", "pieces", "status", "actions", "seats", "chat")
+PARTIALS = ("board", "pieces", "status", "clocks", "actions", "seats", "chat")
 # Without JavaScript (no pushes), a page whose computer is to move reloads itself this often.
 NO_JS_REFRESH_SECONDS = 2
 
@@ -86,8 +87,14 @@ def _attach_hints(context: dict[str, Any], values: list[ActionValue]) -> None:
 
 
 def game_context(
-    game: Game, actor: Actor, error: str | None = None, hints: list[ActionValue] | None = None
+    game: Game,
+    actor: Actor,
+    error: str | None = None,
+    hints: list[ActionValue] | None = None,
+    now: datetime | None = None,
 ) -> dict[str, Any]:
+    """The page's context. ``now``: the full page's moment, for the clocks' times left;
+    the partials (cached and pushed) leave it out (:mod:`games.presenting.clockface`)."""
     spec = catalog.get(game.kind)
     state = game.state
     seats = game.seat_list
@@ -107,6 +114,7 @@ def game_context(
         "no_js_refresh": NO_JS_REFRESH_SECONDS,
         "status_text": words.status_text(game, state, mine, seats),
         "last_action": words.last_action_text(game, state, mine, seats),
+        "clocks": clockface.clock_context(game, mine, seats, now),
         "error": error,
         "you_start": mine == [0] and game.ply <= 1,
         "players": [
@@ -132,7 +140,8 @@ def game_context(
     context["can_chat"] = policy.can_chat(game, actor)
     context["chat_lines"] = chat.visible_lines(game)
     context["my_name"] = next((s.name for s in seats if s.index in mine and s.name), "")
-    context["aborted"] = moderation.abort_reason(game)
+    # The clock's abort has its own sentence (words.no_start_text).
+    context["aborted"] = moderation.abort_reason(game) if game.reason != Game.Reason.NO_START else None
     context["has_review"] = spec.capabilities.review and game.ply > 0
     if hints:
         _attach_hints(context, hints)

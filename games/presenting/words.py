@@ -100,6 +100,10 @@ def reason_text(game: Game, mine: list[int], seats: list[Seat]) -> str | None:
         return "Draw agreed."
     if game.reason == Game.Reason.ABANDONED and game.result is not None:
         return abandoned_text(game, mine, seats)
+    if game.reason == Game.Reason.TIMEOUT and game.result is not None:
+        return timeout_text(game, mine, seats)
+    if game.reason == Game.Reason.NO_START and game.result is not None:
+        return no_start_text(game, mine, seats)
     if game.reason != Game.Reason.RESIGNED or game.result is None:
         return None
     spec = catalog.get(game.kind)
@@ -113,6 +117,36 @@ def reason_text(game: Game, mine: list[int], seats: list[Seat]) -> str | None:
     if winner == "you":
         return f"{said}: you win."
     return f"{said}: {with_symbol(spec, game.winner, winner, seats)} wins."
+
+
+def timeout_text(game: Game, mine: list[int], seats: list[Seat]) -> str:
+    """ "You ran out of time: Player 2 wins.", "Player 2 ran out of time: you win.", with
+    three or four seats "Player 3 (A) ran out of time: the others share the win."."""
+    assert game.result is not None
+    spec = catalog.get(game.kind)
+    loser = game.result["timeout"]
+    who = seat_name(spec, loser, mine, seats)
+    said = (
+        "You ran out of time"
+        if who == "you"
+        else f"{capital(with_symbol(spec, loser, who, seats))} ran out of time"
+    )
+    if game.winner is None:
+        shared = set(mine) & set(game.result.get("winners", []))
+        return f"{said}: {'you share the win' if shared else 'the others share the win'}."
+    winner = seat_name(spec, game.winner, mine, seats)
+    if winner == "you":
+        return f"{said}: you win."
+    return f"{said}: {with_symbol(spec, game.winner, winner, seats)} wins."
+
+
+def no_start_text(game: Game, mine: list[int], seats: list[Seat]) -> str:
+    """ "Aborted: Player 1 made no first move.", "Aborted: you made no first move."."""
+    assert game.result is not None
+    spec = catalog.get(game.kind)
+    seat = game.result["no_start"]
+    who = seat_name(spec, seat, mine, seats)
+    return f"Aborted: {who if who == 'you' else with_symbol(spec, seat, who, seats)} made no first move."
 
 
 def abandoned_text(game: Game, mine: list[int], seats: list[Seat]) -> str:

@@ -32,5 +32,7 @@ def abort_reason(game: Game) -> str | None:
     """The recorded reason of an aborted game, or None."""
     if game.status != Game.Status.ABORTED:
         return None
+    if game.reason == Game.Reason.NO_START:  # the clock's abort (timeouts.end_by_clock), not a moderator's
+        return str(Game.Reason.NO_START.label)
     detail = (game.result or {}).get("detail") if isinstance(game.result, dict) else None
     return str(detail or "aborted by a moderator")

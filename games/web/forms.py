@@ -22,6 +22,10 @@ class NewGameForm(forms.Form):
     )
     allow_hints = forms.BooleanField(required=False, initial=True, label="Allow hints")
     allow_takebacks = forms.BooleanField(required=False, initial=True, label="Allow takebacks")
+    # The time control (newgame.clock_choice reads them: a refusal is said beside the field).
+    clock = forms.CharField(required=False)
+    clock_minutes = forms.CharField(required=False)
+    clock_increment = forms.CharField(required=False)
 
     def game_options(self, data: Any) -> dict[str, Any]:
         """The game's own options: every posted field that is not a common choice."""

@@ -46,7 +46,13 @@ def _rows(page: Page[Game], player: str | None) -> list[dict[str, Any]]:
 
 def _result(game: Game, mine: list[int], seats: list[Any]) -> str:
     if game.status == Game.Status.ABORTED:
-        return "aborted"
+        return "aborted: no first move" if game.reason == Game.Reason.NO_START else "aborted"
+    if game.reason == Game.Reason.TIMEOUT:
+        return f"{_winner_words(game, mine, seats)} on time"
+    return _winner_words(game, mine, seats)
+
+
+def _winner_words(game: Game, mine: list[int], seats: list[Any]) -> str:
     if game.status == Game.Status.DRAWN:
         return "draw"
     if game.status == Game.Status.WON and game.winner is not None:

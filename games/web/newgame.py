@@ -8,10 +8,50 @@ from typing import Any
 
 from django.http import QueryDict
 
-from games import catalog
+from games import catalog, clocks
 from games.services.moves import ServiceError
 
 INPUT_TYPES = {"int": "number", "bool": "checkbox"}
+CUSTOM = "custom"
+# The custom real-time clock's fields as a new form shows them (3+2).
+CUSTOM_MINUTES, CUSTOM_INCREMENT = "3", "2"
+
+
+def clock_options() -> list[dict[str, str]]:
+    """The time control's choices: unlimited, the presets, a custom real-time clock, days per move."""
+    choices = [{"value": "unlimited", "label": "Unlimited"}]
+    choices += [{"value": c.label, "label": f"{c.label} ({c.speed})"} for c in clocks.presets()]
+    choices.append({"value": CUSTOM, "label": "Custom (minutes + seconds per move)"})
+    choices += [
+        {"value": f"{d}d", "label": clocks.TimeControl(days=d).label + " per move"} for d in clocks.DAYS
+    ]
+    return choices
+
+
+def clock_choice(posted: QueryDict) -> dict[str, int] | None:
+    """The posted time control in create_game's form ({"initial", "increment"} or {"days"}),
+    None for unlimited; a ServiceError naming the ``clock`` field when it cannot be played."""
+    choice = posted.get("clock", "").strip()
+    if choice != CUSTOM:
+        valid = {c["value"] for c in clock_options()} - {CUSTOM}
+        if choice and choice not in valid:
+            raise ServiceError("bad_clock", "Choose a time control from the list.", field="clock")
+        control = clocks.parse_label(choice)
+        return control.to_json() or None
+    try:
+        minutes = float(posted.get("clock_minutes", "").strip())
+        increment = int(posted.get("clock_increment", "").strip() or "0")
+    except ValueError:
+        raise ServiceError(
+            "bad_clock",
+            "Give the custom clock's minutes (0.25 to 180) and seconds per move (0 to 60).",
+            field="clock",
+        ) from None
+    try:
+        control = clocks.parse({"initial": round(minutes * 60), "increment": increment})
+    except clocks.ClockError as exc:
+        raise ServiceError(exc.code, exc.message, field="clock") from None
+    return control.to_json()
 
 
 def option_fields(spec: catalog.GameSpec, posted: QueryDict | None) -> list[dict[str, Any]]:
@@ -44,7 +84,7 @@ def game_cards(posted: QueryDict | None = None, error: ServiceError | None = Non
         for f in fields:
             f["error"] = error.message if mine is not None and error and error.field == f["name"] else ""
         card_error = ""
-        if mine is not None and error and error.field not in names:
+        if mine is not None and error and error.field not in names | {"clock"}:
             card_error = error.message
         cards.append(
             {
@@ -58,6 +98,13 @@ def game_cards(posted: QueryDict | None = None, error: ServiceError | None = Non
                 "allow_takebacks": mine is None or "allow_takebacks" in mine,
                 "error": card_error,
                 "template": spec.template,
+                "clocks": clock_options(),
+                "clock": (mine.get("clock") if mine else None) or "unlimited",
+                "clock_minutes": mine.get("clock_minutes", CUSTOM_MINUTES) if mine else CUSTOM_MINUTES,
+                "clock_increment": mine.get("clock_increment", CUSTOM_INCREMENT)
+                if mine
+                else CUSTOM_INCREMENT,
+                "clock_error": error.message if mine is not None and error and error.field == "clock" else "",
                 "numbers": [f for f in fields if f["input_type"] == "number"],
                 "flags": [f for f in fields if f["input_type"] == "checkbox"],
             }

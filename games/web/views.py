@@ -17,7 +17,7 @@ from games.models import Game
 from games.presenting import downloads, presence, presenters, words
 from games.presenting.audiences import rendering_for
 from games.runner import turns as ai_runner
-from games.services import abandonment, actions, names, players, policy, ratelimit
+from games.services import abandonment, actions, clocks, names, players, policy, ratelimit
 from games.services import moves as services
 from games.web import newgame
 from games.web.forms import NewGameForm
@@ -98,6 +98,7 @@ def new_game(request: HtmxHttpRequest) -> HttpResponse:
         return redirect_to(request, reverse("games:home"))
     data = form.cleaned_data
     try:
+        clock = newgame.clock_choice(request.POST)
         created = services.create_game(
             data["kind"],
             form.game_options(request.POST),
@@ -108,6 +109,7 @@ def new_game(request: HtmxHttpRequest) -> HttpResponse:
             allow_hints=data["allow_hints"],
             allow_takebacks=data["allow_takebacks"],
             name=session_name(request),
+            clock=clock,
         )
     except services.ServiceError as exc:
         return _home(request, exc)  # the form as typed, the error beside its field
@@ -117,7 +119,10 @@ def new_game(request: HtmxHttpRequest) -> HttpResponse:
 def page_context(request: HttpRequest, game: Game) -> dict[str, object]:
     """What the game page shows this viewer."""
     actor = actor_for(request)
-    context = presenters.game_context(game, actor)
+    now = clocks.now()
+    context = presenters.game_context(game, actor, now=now)
+    # Not cached (the partials are): the page's clocks count from the server's moment.
+    context["server_now"] = clocks.ms(now)
     context["presence_text"] = presence.presence_of(game, actor)
     if "invite_url" in context:  # policy.may_see_invite: the seat holders of a waiting game
         context["invite_url"] = request.build_absolute_uri(str(context["invite_url"]))

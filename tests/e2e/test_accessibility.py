@@ -1,5 +1,6 @@
 """axe-core finds no serious or critical accessibility violation on the site's pages: home,
-a game in play, its replay, a finished game's review and History, on a phone and a laptop.
+a game in play, its replay, a game with its clocks running, a finished game's review and
+History, on a phone and a laptop.
 
 axe-core comes from the npm registry, pinned in tests/e2e/package-lock.json and installed
 by ``npm ci --prefix tests/e2e`` (scripts/test); the test injects it from node_modules."""
@@ -45,6 +46,18 @@ def violations(page: Any) -> list[str]:
     ]
 
 
+def clocked_game(page: Any, server: str) -> list[str]:
+    """A tic-tac-toe game at 5+3 against the computer, its clocks running: the violations."""
+    page.goto(server + "/")
+    card = page.locator(".game-card--tictactoe")
+    card.locator("select[name=seat]").select_option("second")
+    card.locator("select[name=clock]").select_option("5+3")
+    card.locator("button[type=submit]").click()
+    page.wait_for_selector(".status__line.is-my-turn")
+    page.wait_for_selector(".clock.is-to-move")
+    return violations(page)
+
+
 @pytest.fixture(scope="module")
 def finished(server: str) -> int:
     return import_record(server, "connect", list(LONG_GAME))
@@ -56,6 +69,7 @@ def test_no_serious_violation_on_any_page(server: str, finished: int, sized: Any
     found["quarto game"] = violations(sized)
     sized.goto(quarto.rstrip("/") + "/replay?ply=1")
     found["quarto replay"] = violations(sized)
+    found["clocked game"] = clocked_game(sized, server)
     pages = {
         "home": "/",
         "finished game": f"/games/{finished}/",
