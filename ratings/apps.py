@@ -10,7 +10,9 @@ class RatingsConfig(AppConfig):
 
         Django loads the models only after this module, so the services are imported here.
         """
+        from games.presenting import seat_ratings
         from games.services import base
         from ratings import services
 
         base.on_end(services.game_ended)
+        seat_ratings.add_provider(services.seat_view)

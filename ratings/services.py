@@ -180,3 +180,22 @@ def seat_ratings(game: Game) -> dict[int, Rating]:
         )
     }
     return {seat: rows.get(user_id) or Rating(user_id=user_id) for seat, user_id in users.items()}
+
+
+def seat_view(game: Game) -> dict[int, dict[str, Any]]:
+    """games' seat ratings provider: each account seat's rating before the game and, once
+    rated, the change (registered in ``RatingsConfig.ready()``)."""
+    changes = changes_of(game)
+    if changes:
+        return {
+            seat: {
+                "rating": round(change.before),
+                "provisional": change.rd_before > glicko2.PROVISIONAL_RD,
+                "change": round(change.after) - round(change.before),
+            }
+            for seat, change in changes.items()
+        }
+    return {
+        seat: {"rating": round(row.rating), "provisional": row.provisional, "change": None}
+        for seat, row in seat_ratings(game).items()
+    }

@@ -513,6 +513,7 @@ RATINGS_USES = (
     "games.clocks",
     "games.api.plumbing",
     "games.api.schemas",
+    "games.presenting.seat_ratings",
 )
 
 

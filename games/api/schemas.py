@@ -83,6 +83,12 @@ class ResultOut(BaseModel):
     lines: list[list[str]]
 
 
+class SeatRatingOut(BaseModel):
+    rating: int = Field(description="The account's rating in this game and speed before the game.")
+    provisional: bool = Field(description="Deviation above 110: shown with a '?'.")
+    change: int | None = Field(description="What the game did to it, once it is rated; null before.")
+
+
 class SeatOut(BaseModel):
     seat: int
     kind: Literal["human", "ai"]
@@ -95,6 +101,7 @@ class SeatOut(BaseModel):
         "holding it died, when it last said it held it); null while one is open, or if none ever "
         "was. Gone for ABANDON_AFTER seconds, the others may claim.",
     )
+    rating: SeatRatingOut | None = Field(default=None, description="A rated game's account seats only.")
 
 
 class StateOut(BaseModel):
@@ -123,6 +130,7 @@ class StateOut(BaseModel):
     height: int
     board: list[list[dict[str, Any]]] = Field(description="Rows top first; every square with its cell name.")
     seats: list[SeatOut]
+    rated: bool = Field(default=False, description="Rated between accounts (Glicko-2, per game and speed).")
     reason: Literal["normal", "resigned", "agreed", "aborted", "abandoned"] | None = Field(
         default=None,
         description="Why the game ended: the rules (normal), a resignation, an agreed draw, a "

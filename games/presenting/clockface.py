@@ -20,7 +20,7 @@ from typing import Any
 from games import catalog
 from games import clocks as clock_rules
 from games.models import Game, Seat
-from games.presenting import words
+from games.presenting import seat_ratings, words
 from games.services import clocks
 
 # Without JavaScript a page whose clock runs reloads itself this often (seconds), and
@@ -55,7 +55,8 @@ def clock_context(
     if control.unlimited:
         return None
     spec = catalog.get(game.kind)
-    context: dict[str, Any] = {"label": control.label, "paused": control.paused, "low": low_ms(control)}
+    label = f"{control.label} · {'rated' if game.rated else 'casual'}"
+    context: dict[str, Any] = {"label": label, "paused": control.paused, "low": low_ms(control)}
     if control.paused:  # an imported record's clock: kept, shown in the replay, not running
         return {**context, "faces": []}
     stored = [int(ms) for ms in game.remaining] or [control.start_ms()] * len(seats)
@@ -69,6 +70,7 @@ def clock_context(
         if since is not None and at is not None
         else stored
     )
+    ratings = seat_ratings.of(game)
     faces = []
     for index, ms in enumerate(stored):
         who = words.seat_name(spec, index, mine, seats)
@@ -77,6 +79,7 @@ def clock_context(
             {
                 "index": index,
                 "who": named,
+                "rating": seat_ratings.text(ratings.get(index)),
                 "ms": ms,
                 "text": clock_rules.clock_text(shown[index]),
                 "to_move": index == to_move,

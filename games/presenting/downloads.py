@@ -9,6 +9,7 @@ from django.http import HttpResponse, JsonResponse
 from games import catalog
 from games.formats import records
 from games.models import Game
+from games.presenting import seat_ratings
 
 # The reasons that end a game whose position is still being played.
 ENDED_BY_PEOPLE = (Game.Reason.RESIGNED, Game.Reason.AGREED, Game.Reason.ABANDONED)
@@ -28,6 +29,8 @@ def game_json(game: Game) -> dict[str, Any]:
     """The position as the API and the JSON WebSocket send it."""
     spec = catalog.get(game.kind)
     data = {"id": game.pk, **spec.serialize(game.options, game.state, game.move_texts, status_word(game))}
+    ratings = seat_ratings.of(game)
+    data["rated"] = game.rated
     data["seats"] = [
         {
             "seat": s.index,
@@ -35,6 +38,8 @@ def game_json(game: Game) -> dict[str, Any]:
             "label": s.label,
             "open": s.is_open,
             "user": s.user.get_username() if s.user is not None else None,
+            # A rated game's seat: its rating before the game, and the change once rated.
+            "rating": ratings.get(s.index),
         }
         for s in game.seat_list
     ]

@@ -71,7 +71,7 @@ def test_before_a_first_move_the_clock_waits_and_the_page_says_how_long_is_left(
     fake_clock.advance(12)
     html = page("p-x", game)
     part = clocks_part(html)
-    assert '<p class="clocks__label">3+2</p>' in part
+    assert '<p class="clocks__label">3+2 · casual</p>' in part
     assert faces(html) == [("clock is-to-move", "You (X)", "3:00"), ("clock", "Player 2 (O)", "3:00")]
     assert "data-ticking" not in part, "a first turn is not charged"
     assert ">18 s</span> to make a first move, or the game is aborted." in part
@@ -135,7 +135,7 @@ def test_correspondence_clocks_show_days_and_hours(fake_clock: Any) -> None:
     game = move(game, TWO, "a1")
     fake_clock.advance(5 * 3600)
     html = page(None, game)
-    assert '<p class="clocks__label">3 days</p>' in clocks_part(html)
+    assert '<p class="clocks__label">3 days · casual</p>' in clocks_part(html)
     assert faces(html)[0] == ("clock is-to-move", "Player 1 (X)", "2d 19h")
     assert '<meta http-equiv="refresh" content="60">' in html
 

@@ -63,7 +63,7 @@ def test_the_player_who_waits_loses_on_time_on_every_page(clock_server: str, bro
     all_at_ply(pages, 0)
     for page in pages:
         live(page)
-        expect(page.locator(".clocks__label")).to_have_text("¼+0")
+        expect(page.locator(".clocks__label")).to_have_text("¼+0 · casual")
         expect(page.locator(".clock .clock__time")).to_have_text(["0:15", "0:15"])
         page.evaluate("() => { window.notReloaded = true; }")
     expect(x.locator(".clocks__first")).to_contain_text("You have")

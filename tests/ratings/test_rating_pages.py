@@ -88,3 +88,24 @@ def test_the_user_api_carries_ratings(client: Client) -> None:
     [rating] = data["ratings"]
     assert rating["game"] == "tictactoe" and rating["speed"] == "blitz"
     assert rating["rating"] > 1500 and rating["provisional"] is True and rating["games"] == 1
+
+
+def test_the_game_shows_each_seats_rating_and_then_the_change(client: Client) -> None:
+    game, _, bob = accounts_game()
+    client.force_login(User.objects.get(username="bob"))
+    page = client.get(f"/games/{game.pk}/").content.decode()
+    assert "3+2 · rated" in page and "1500?" in page
+    actions.resign(game.pk, bob, 0)
+    page = client.get(f"/games/{game.pk}/").content.decode()
+    assert "1500? +" in page and "1500? \u2212" in page
+    state = client.get(f"/api/v1/games/{game.pk}").json()
+    assert state["rated"] is True
+    first, second = (seat["rating"] for seat in state["seats"])
+    assert first["rating"] == 1500 and first["provisional"] and first["change"] > 0 > second["change"]
+
+
+def test_a_casual_game_shows_no_rating(client: Client) -> None:
+    game, _, _ = accounts_game(rated=False)
+    state = client.get(f"/api/v1/games/{game.pk}").json()
+    assert state["rated"] is False and [seat["rating"] for seat in state["seats"]] == [None, None]
+    assert "3+2 · casual" in client.get(f"/games/{game.pk}/").content.decode()
