@@ -30,7 +30,8 @@ from games.services import clocks as game_clocks
 log = logging.getLogger(__name__)
 
 # The events after which it may have become someone's turn, and those that may end a game.
-TURN_EVENTS = frozenset({"created", "joined", "moved", "takeback"})
+# ("created" is not one: whoever created a game against the computer is on its page.)
+TURN_EVENTS = frozenset({"joined", "moved", "takeback"})
 END_EVENTS = frozenset({"moved", "ended", "aborted"})
 
 _mailer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="mail")

@@ -191,3 +191,18 @@ def test_the_settings_page_turns_the_emails_off(client: Client, alice: Account) 
     client.post("/accounts/settings/", {"email_turns": "on"})
     alice.refresh_from_db()
     assert alice.email_turns is True
+
+
+def test_against_the_computer_each_reply_starts_a_turn_but_creating_the_game_does_not(
+    alice: Account, django_capture_on_commit_callbacks: Commit
+) -> None:
+    commit = django_capture_on_commit_callbacks
+    with commit(execute=True):
+        game = services.create_game(
+            "tictactoe", {}, opponent="ai", seat="first", player_id=alice.player_id, clock={"days": 1}
+        ).game
+    assert sent() == [], "its creator is on its page"
+    move(game, alice, "b2", commit)
+    assert Game.objects.get(pk=game.pk).ply == 2, "the computer replied"
+    assert sent() == [(["alice@example.com"], f"Your turn: Tic-tac-toe #{game.pk}")]
+    assert "against computer (" in mail.outbox[0].body
