@@ -8,11 +8,12 @@ from accounts.models import Account
 class PreferencesForm(forms.ModelForm[Account]):
     class Meta:
         model = Account
-        fields = ["show_coordinates", "sound", "confirm_resign"]
+        fields = ["show_coordinates", "sound", "confirm_resign", "email_turns"]
         labels = {
             "show_coordinates": "Show board coordinates",
             "sound": "Sound on moves",
             "confirm_resign": "Ask before resigning",
+            "email_turns": "Email me when it is my turn in a correspondence game and when a timed game ends",
         }
 
 

@@ -24,6 +24,9 @@ class Account(models.Model):
     show_coordinates = models.BooleanField(default=True, help_text="Board coordinates on the pages.")
     sound = models.BooleanField(default=False, help_text="Sounds on moves (kept for later).")
     confirm_resign = models.BooleanField(default=True, help_text="Ask before resigning.")
+    email_turns = models.BooleanField(
+        default=True, help_text="Email on its turn in a correspondence game and when a timed game ends."
+    )
     bot = models.BooleanField(default=False, help_text="Plays only through the API (set by the admin).")
     banned = models.BooleanField(default=False, help_text="Cannot log in, create games or chat.")
     closed = models.DateTimeField(null=True, blank=True, help_text="When the account was closed.")
@@ -34,6 +37,24 @@ class Account(models.Model):
     @property
     def in_good_standing(self) -> bool:
         return self.user.is_active and not self.banned and self.closed is None
+
+
+class GameNotice(models.Model):
+    """An email sent about a game, kept so that the same notice is never sent twice (an event
+    can be delivered again): ``key`` names the turn (``turn:<seat>:<ply it began>``) or ``end``."""
+
+    account = models.ForeignKey(Account, on_delete=models.CASCADE, related_name="notices")
+    game_id = models.PositiveIntegerField()
+    key = models.CharField(max_length=32)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["account", "game_id", "key"], name="one_notice_per_key")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.account}: game {self.game_id} {self.key}"
 
 
 class ApiToken(models.Model):

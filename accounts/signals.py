@@ -1,4 +1,5 @@
-"""Signal receivers and games' identity hooks, connected in ``AccountsConfig.ready()``."""
+"""Signal receivers, games' identity hooks and the game emails' subscription, connected in
+``AccountsConfig.ready()``."""
 
 from __future__ import annotations
 
@@ -8,8 +9,8 @@ from django.contrib.auth.signals import user_logged_in
 from django.db.models.signals import post_save
 from django.http import HttpRequest
 
-from accounts import services
-from games import identity
+from accounts import notices, services
+from games import events, identity
 from games.models import Seat
 
 
@@ -28,3 +29,4 @@ def connect() -> None:
     post_save.connect(on_seat_saved, sender=Seat, dispatch_uid="accounts-seat")
     identity.add_session_check(services.session_player)
     identity.add_token_reader(services.token_player)
+    events.subscribe(notices.on_game_event)

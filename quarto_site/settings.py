@@ -369,6 +369,8 @@ if email_host := os.environ.get("EMAIL_HOST"):
 else:
     EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Quarto Site <noreply@localhost>")
+# The site's address as its emails link to it (a turn to play, a game ended).
+SITE_URL = os.environ.get("SITE_URL", "http://localhost:8000").rstrip("/")
 
 SESSION_COOKIE_AGE = 60 * 60 * 24 * 365
 # Database sessions that tell the live layer's identity cache when one ends.
