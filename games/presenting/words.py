@@ -106,10 +106,16 @@ def reason_text(game: Game, mine: list[int], seats: list[Seat]) -> str | None:
         return no_start_text(game, mine, seats)
     if game.reason != Game.Reason.RESIGNED or game.result is None:
         return None
+    return lost_text(game, game.result["resigned"], "resigned", mine, seats)
+
+
+def lost_text(game: Game, loser: int, what: str, mine: list[int], seats: list[Seat]) -> str:
+    """One seat lost by ``what`` it did ("resigned", "ran out of time"): "You resigned:
+    Player 2 wins.", "Player 2 ran out of time: you win.", with three or four seats "...:
+    the others share the win."."""
     spec = catalog.get(game.kind)
-    loser = game.result["resigned"]
     who = seat_name(spec, loser, mine, seats)
-    said = "You resigned" if who == "you" else f"{capital(with_symbol(spec, loser, who, seats))} resigned"
+    said = f"You {what}" if who == "you" else f"{capital(with_symbol(spec, loser, who, seats))} {what}"
     if game.winner is None:
         others = "you share the win" if set(mine) - {loser} else "the others share the win"
         return f"{said}: {others}."
@@ -120,24 +126,9 @@ def reason_text(game: Game, mine: list[int], seats: list[Seat]) -> str | None:
 
 
 def timeout_text(game: Game, mine: list[int], seats: list[Seat]) -> str:
-    """ "You ran out of time: Player 2 wins.", "Player 2 ran out of time: you win.", with
-    three or four seats "Player 3 (A) ran out of time: the others share the win."."""
+    """ "You ran out of time: Player 2 wins.", "Player 2 ran out of time: you win."."""
     assert game.result is not None
-    spec = catalog.get(game.kind)
-    loser = game.result["timeout"]
-    who = seat_name(spec, loser, mine, seats)
-    said = (
-        "You ran out of time"
-        if who == "you"
-        else f"{capital(with_symbol(spec, loser, who, seats))} ran out of time"
-    )
-    if game.winner is None:
-        shared = set(mine) & set(game.result.get("winners", []))
-        return f"{said}: {'you share the win' if shared else 'the others share the win'}."
-    winner = seat_name(spec, game.winner, mine, seats)
-    if winner == "you":
-        return f"{said}: you win."
-    return f"{said}: {with_symbol(spec, game.winner, winner, seats)} wins."
+    return lost_text(game, game.result["timeout"], "ran out of time", mine, seats)
 
 
 def no_start_text(game: Game, mine: list[int], seats: list[Seat]) -> str:
