@@ -13,10 +13,12 @@ and the pure formats, never Django.
 from __future__ import annotations
 
 import importlib
+import json
 import random
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cache, cached_property
+from pathlib import Path
 from types import ModuleType
 from typing import Any
 
@@ -132,6 +134,17 @@ class GameSpec:
     def symbol(self, seat: int) -> str:
         return self.symbols[seat] if seat < len(self.symbols) else ""
 
+    def level_rating(self, level: str) -> LevelRating | None:
+        """The level's measured rating (bench/level_ratings.py), or None if never measured."""
+        return level_ratings().get(self.kind, {}).get(level)
+
+    def level_label(self, level: str) -> str:
+        """ "club, about 1450" once the level's rating is established, else "club"."""
+        rating = self.level_rating(level)
+        if rating is None or not rating.established:
+            return level
+        return f"{level}, about {round(rating.rating, -1):.0f}"
+
     def last_move(self, moves: Sequence[str]) -> Hashable | None:
         return self.rules.parse_move(moves[-1]) if moves else None
 
@@ -148,6 +161,39 @@ class GameSpec:
 
 
 GRID_SYMBOLS = boards.GRID_SYMBOLS
+
+# The computer's levels' ratings, as bench/level_ratings.py measured and wrote them.
+LEVEL_RATINGS = Path(__file__).resolve().parent / "ai" / "data" / "level_ratings.json"
+ESTABLISHED_RD = 110  # as for people: a deviation at most this is a rating, not a guess
+
+
+@dataclass(frozen=True)
+class LevelRating:
+    rating: float
+    rd: float
+    games: int
+
+    @property
+    def established(self) -> bool:
+        return self.rd <= ESTABLISHED_RD
+
+
+@cache
+def level_ratings(path: Path = LEVEL_RATINGS) -> dict[str, dict[str, LevelRating]]:
+    """kind -> level -> its measured rating; empty when the file is missing or unreadable
+    (the levels are then shown without a rating and never played rated)."""
+    try:
+        data = json.loads(path.read_text())
+        return {
+            kind: {
+                level: LevelRating(float(v["rating"]), float(v["rd"]), int(v["games"]))
+                for level, v in levels.items()
+            }
+            for kind, levels in data.items()
+        }
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return {}
+
 
 CATALOG: dict[str, GameSpec] = {}
 

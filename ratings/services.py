@@ -1,9 +1,10 @@
 """Rating games: once, in the transaction that ends them; resets and voids by moderators.
 
-Only two-seat games between two different accounts, marked rated (with a clock) when the
-seek was made, and ended by a result (the rules, a resignation, a draw, time, or a claim
-against a player who left) change ratings. An aborted game, a game closed with no
-winner, an unlimited game or a game with a computer seat changes nothing.
+Only two-seat games marked rated (with a clock) when the seek was made, between two
+different accounts or an account and a computer level whose rating is established, and
+ended by a result (the rules, a resignation, a draw, time, or a claim against a player who
+left) change ratings. An aborted game, a game closed with no winner and an unlimited game
+change nothing.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
+from games import catalog
 from games.models import Game
 from ratings import glicko2
 from ratings.models import Rating, RatingChange
@@ -30,19 +32,33 @@ def scores(game: Game) -> list[float] | None:
     return None
 
 
+def level_opponent(game: Game) -> glicko2.Rating | None:
+    """The computer's level's measured rating, when the game is against an established level."""
+    if not game.ai_level:
+        return None
+    measured = catalog.get(game.kind).level_rating(game.ai_level)
+    if measured is None or not measured.established:
+        return None
+    return glicko2.Rating(measured.rating, measured.rd)
+
+
 def ratable(game: Game) -> bool:
+    """Rated, ended by a result, on a running clock, two seats: two different accounts,
+    or one account against a computer level whose rating is established."""
     seats = game.seat_list
-    users = [seat.user_id for seat in seats]
-    return (
+    if not (
         game.rated
         and game.status in RESULTS
         and game.reason != Game.Reason.NO_START
         and game.time_control.runs
         and len(seats) == 2
-        and all(users)
-        and users[0] != users[1]
-        and not any(seat.is_ai for seat in seats)
-    )
+    ):
+        return False
+    people = [seat for seat in seats if not seat.is_ai]
+    if len(people) == 1:
+        return people[0].user_id is not None and level_opponent(game) is not None
+    users = [seat.user_id for seat in people]
+    return all(users) and users[0] != users[1]
 
 
 def _locked(user_id: int, kind: str, speed: str) -> Rating:
@@ -56,29 +72,38 @@ def game_ended(game: Game) -> None:
 
 
 def rate_game(game: Game) -> list[RatingChange]:
-    """games' end hook: rate ``game`` if it is rated and not rated yet (its row is locked,
-    and the changes are unique per game and seat). The changes made."""
+    """Rate ``game`` if it is rated and not rated yet (its row is locked, and the changes
+    are unique per game and seat). Against the computer only the account's rating moves,
+    against the level's measured rating (the level's own stays as measured). The changes
+    made."""
     if not ratable(game) or RatingChange.objects.filter(game=game).exists():
         return []
     points = scores(game)
     if points is None:
         return []
     kind, speed = game.kind, game.time_control.speed
-    users = [seat.user_id for seat in game.seat_list if seat.user_id is not None]
-    by_user = {user: _locked(user, kind, speed) for user in sorted(users)}  # one lock order
-    rows = [by_user[user] for user in users]
-    after = glicko2.game(rows[0].value, rows[1].value, points[0])
+    seats = [seat for seat in game.seat_list if seat.user_id is not None]
+    by_user = {user: _locked(user, kind, speed) for user in sorted(s.user_id for s in seats if s.user_id)}
+    level = level_opponent(game)
+    if level is not None:
+        [seat] = seats
+        row = by_user[seat.user_id or 0]
+        moved = {seat.index: (row, glicko2.rate(row.value, [glicko2.Result(level, points[seat.index])]))}
+    else:
+        first, second = (by_user[seat.user_id or 0] for seat in seats)
+        after = glicko2.game(first.value, second.value, points[0])
+        moved = {0: (first, after[0]), 1: (second, after[1])}
     now = timezone.now()
     changes = []
-    for seat, (row, new) in enumerate(zip(rows, after, strict=True)):
+    for seat_index, (row, new) in moved.items():
         changes.append(
             RatingChange(
                 game=game,
-                seat=seat,
+                seat=seat_index,
                 user_id=row.user_id,
                 kind=kind,
                 speed=speed,
-                score=points[seat],
+                score=points[seat_index],
                 before=row.rating,
                 after=new.rating,
                 rd_before=row.rd,
@@ -183,11 +208,13 @@ def seat_ratings(game: Game) -> dict[int, Rating]:
 
 
 def seat_view(game: Game) -> dict[int, dict[str, Any]]:
-    """games' seat ratings provider: each account seat's rating before the game and, once
-    rated, the change (registered in ``RatingsConfig.ready()``)."""
+    """games' seat ratings provider (registered in ``RatingsConfig.ready()``): each account
+    seat's rating before the game and, once rated, the change; a computer seat's level
+    rating when it is established."""
     changes = changes_of(game)
+    shown: dict[int, dict[str, Any]]
     if changes:
-        return {
+        shown = {
             seat: {
                 "rating": round(change.before),
                 "provisional": change.rd_before > glicko2.PROVISIONAL_RD,
@@ -195,7 +222,13 @@ def seat_view(game: Game) -> dict[int, dict[str, Any]]:
             }
             for seat, change in changes.items()
         }
-    return {
-        seat: {"rating": round(row.rating), "provisional": row.provisional, "change": None}
-        for seat, row in seat_ratings(game).items()
-    }
+    else:
+        shown = {
+            seat: {"rating": round(row.rating), "provisional": row.provisional, "change": None}
+            for seat, row in seat_ratings(game).items()
+        }
+    level = level_opponent(game)
+    for seat in game.seat_list:
+        if seat.is_ai and level is not None:
+            shown[seat.index] = {"rating": round(level.rating), "provisional": False, "change": None}
+    return shown

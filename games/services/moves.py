@@ -113,8 +113,9 @@ def create_game(
     ``seat`` is "first", "second" or "random" (a coin flip decides who starts);
     ``name`` is the creator's display name, already checked (``chat.clean_name``);
     ``clock`` the time control's JSON form (:func:`games.clocks.parse`), none by default.
-    The clock starts once every seat is taken. ``rated`` games need a clock; whether their
-    players are accounts is the caller's to check (the lobby).
+    The clock starts once every seat is taken. ``rated`` games need a clock, and against
+    the computer a level whose rating is established; whether the players are accounts is
+    the caller's to check (the lobby, the new-game page).
     """
     spec, clean = _spec_and_options(kind, options or {})
     control = time_control(clock)
@@ -132,6 +133,14 @@ def create_game(
             raise ServiceError("bad_option", f"level must be one of {', '.join(spec.levels)}.", field="level")
     else:
         level = ""
+    if rated and level:
+        measured = spec.level_rating(level)
+        if measured is None or not measured.established:
+            raise ServiceError(
+                "level_not_rated",
+                f"The {level} level has no established rating yet: play it casual.",
+                field="level",
+            )
     state = spec.rules.new_state(clean)
     players = state.num_players
     rng = rng or random.Random(secrets.randbits(64))

@@ -22,6 +22,7 @@ class NewGameForm(forms.Form):
     )
     allow_hints = forms.BooleanField(required=False, initial=True, label="Allow hints")
     allow_takebacks = forms.BooleanField(required=False, initial=True, label="Allow takebacks")
+    rated = forms.BooleanField(required=False, label="Rated")
     # The time control (newgame.clock_choice reads them: a refusal is said beside the field).
     clock = forms.CharField(required=False)
     clock_minutes = forms.CharField(required=False)

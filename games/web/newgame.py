@@ -84,13 +84,17 @@ def game_cards(posted: QueryDict | None = None, error: ServiceError | None = Non
         for f in fields:
             f["error"] = error.message if mine is not None and error and error.field == f["name"] else ""
         card_error = ""
-        if mine is not None and error and error.field not in names | {"clock"}:
+        if mine is not None and error and error.field not in names | {"clock", "level", "rated"}:
             card_error = error.message
+
+        def beside(field: str, mine: QueryDict | None = mine) -> str:
+            return error.message if mine is not None and error and error.field == field else ""
+
         cards.append(
             {
                 "kind": spec.kind,
                 "title": spec.title,
-                "levels": spec.levels,
+                "levels": [(level, spec.level_label(level)) for level in spec.levels],
                 "level": (mine.get("level") if mine else None) or spec.default_level,
                 "opponent": _chosen(mine, "opponent", "ai"),
                 "seat": _chosen(mine, "seat", "random"),
@@ -104,7 +108,10 @@ def game_cards(posted: QueryDict | None = None, error: ServiceError | None = Non
                 "clock_increment": mine.get("clock_increment", CUSTOM_INCREMENT)
                 if mine
                 else CUSTOM_INCREMENT,
-                "clock_error": error.message if mine is not None and error and error.field == "clock" else "",
+                "clock_error": beside("clock"),
+                "level_error": beside("level"),
+                "rated": mine is not None and "rated" in mine,
+                "rated_error": beside("rated"),
                 "numbers": [f for f in fields if f["input_type"] == "number"],
                 "flags": [f for f in fields if f["input_type"] == "checkbox"],
             }

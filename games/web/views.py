@@ -99,6 +99,8 @@ def new_game(request: HtmxHttpRequest) -> HttpResponse:
     data = form.cleaned_data
     try:
         clock = newgame.clock_choice(request.POST)
+        if data["rated"]:
+            rated_refusal(request, data["opponent"] or "ai")
         created = services.create_game(
             data["kind"],
             form.game_options(request.POST),
@@ -110,10 +112,22 @@ def new_game(request: HtmxHttpRequest) -> HttpResponse:
             allow_takebacks=data["allow_takebacks"],
             name=session_name(request),
             clock=clock,
+            rated=data["rated"],
         )
     except services.ServiceError as exc:
         return _home(request, exc)  # the form as typed, the error beside its field
     return redirect_to(request, created.game.get_absolute_url())
+
+
+def rated_refusal(request: HttpRequest, opponent: str) -> None:
+    """A rated game from the home page: an account's, against the computer (people meet
+    for rated games in the lobby)."""
+    if not request.user.is_authenticated:
+        raise services.ServiceError("rated_needs_account", "Log in to play rated games.", field="rated")
+    if opponent != "ai":
+        raise services.ServiceError(
+            "rated_in_lobby", "Rated games between people are made in the lobby.", field="rated"
+        )
 
 
 def page_context(request: HttpRequest, game: Game) -> dict[str, object]:

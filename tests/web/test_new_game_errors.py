@@ -62,11 +62,13 @@ def test_a_number_out_of_range_is_said_beside_its_field(client: Client) -> None:
     assert 'id="connect-width-error"' in form and "aria-invalid" not in field(form, "n")
 
 
-def test_an_error_not_of_one_field_is_said_at_the_top_of_the_card(client: Client) -> None:
+def test_an_unknown_level_is_said_beside_the_level(client: Client) -> None:
     response = client.post("/games/new", {"kind": "quarto", "opponent": "ai", "level": "godlike"})
     assert response.status_code == 400 and Game.objects.count() == 0
     form = card(response.content.decode(), "quarto")
-    assert re.search(r'<p class="new-game__error" role="alert">level must be one of [^<]+\.</p>', form)
+    error = r'<span id="quarto-level-error" class="new-game__error" role="alert">'
+    assert re.search(error + r"level must be one of [^<]+\.</span>", form)
+    assert 'aria-describedby="quarto-level-error"' in form
 
 
 def test_good_options_still_start_the_game(client: Client) -> None:
