@@ -92,6 +92,8 @@ def game_record(game: Game) -> records.Record:
         date=game.created.date().isoformat(),
         result=result,
         termination=termination,
+        clock=game.clock or None,
+        move_clocks=tuple(game.moves.order_by("ply").values_list("clock_ms", flat=True)),
     )
 
 
