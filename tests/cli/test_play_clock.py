@@ -5,6 +5,7 @@ moves as each line is typed (no test sleeps)."""
 from __future__ import annotations
 
 import io
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
@@ -18,7 +19,7 @@ pytestmark = pytest.mark.django_db
 class Typist:
     """Standard input typed by a player who thinks ``seconds`` before each line."""
 
-    def __init__(self, clock: Any, lines: list[tuple[float, str]]) -> None:
+    def __init__(self, clock: Any, lines: Sequence[tuple[float, str]]) -> None:
         self.clock = clock
         self.lines = list(lines)
 
@@ -30,7 +31,7 @@ class Typist:
         return line + "\n"
 
 
-def play(clock: Any, lines: list[tuple[float, str]], *args: str) -> str:
+def play(clock: Any, lines: Sequence[tuple[float, str]], *args: str) -> str:
     out = io.StringIO()
     call_command("play", *args, stdin=Typist(clock, lines), stdout=out)
     return out.getvalue()
