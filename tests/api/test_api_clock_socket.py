@@ -12,6 +12,7 @@ from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 
 from games.services import moves as services
+from games.services import timeouts
 from games.services.moves import Actor, play_move
 from quarto_site.asgi import application
 from tests.api.test_api_websocket import HEADERS, receive_state
@@ -69,4 +70,24 @@ async def test_frames_carry_the_clock_and_the_time_they_were_sent(fake_clock: An
     assert again["remaining"] == pushed["remaining"] == [60_000, 60_000]
     assert (at(again["now"]) - at(pushed["now"])).total_seconds() == 4.5
     assert shown(again) == [55_500, 60_000]
+    await comm.disconnect()
+
+
+async def test_a_flag_by_the_sweeper_is_pushed(fake_clock: Any) -> None:
+    game_id = await database_sync_to_async(timed_game)()
+    comm = WebsocketCommunicator(application, f"/ws/games/{game_id}/?format=json", headers=HEADERS)
+    connected, _ = await comm.connect()
+    assert connected
+    await comm.receive_from()
+    await database_sync_to_async(play_move)(game_id, CROSS, "b2", 0)
+    await database_sync_to_async(play_move)(game_id, NOUGHT, "a1", 1)
+    await receive_state(comm, 2)
+    fake_clock.advance(61)
+    assert await database_sync_to_async(timeouts.sweep)() == [game_id]
+    while True:  # the pushes of the moves may still be coming
+        state = json.loads(await comm.receive_from(timeout=5))["state"]
+        if state["status"] == "finished":
+            break
+    assert state["reason"] == "timeout" and state["result"]["timeout"] == 0
+    assert state["remaining"] == [0, 60_000] and state["ticking"] is False and state["deadline"] is None
     await comm.disconnect()
