@@ -46,9 +46,9 @@ from games.api.schemas import (
 )
 from games.formats import records
 from games.models import Game
-from games.presenting import downloads
+from games.presenting import clockdata, downloads
 from games.runner import turns as ai_runner
-from games.services import abandonment, actions, chat, policy
+from games.services import abandonment, actions, chat, clocks, policy
 from games.services import moves as services
 
 __all__ = ["api", "bad_request", "not_found"]
@@ -76,11 +76,16 @@ def load_game(game_id: int) -> Game:
     return game
 
 
+def answer_state(game: Game) -> dict[str, Any]:
+    """The game's JSON state, its clock's times as of now (the server's time, in ``now``)."""
+    return clockdata.as_of(downloads.game_json(game), game, clocks.now())
+
+
 def state_of(game_id: int) -> dict[str, Any]:
     """The state, with presence: when each seat's last page closed (the JSON socket's
     state leaves it out: its renderings are cached per position)."""
     game = load_game(game_id)
-    data = downloads.game_json(game)
+    data = answer_state(game)
     for seat, row in zip(game.seat_list, data["seats"], strict=True):
         row["left_at"] = seat.left_at.isoformat() if seat.left_at else None
     return data
@@ -104,6 +109,7 @@ def create_game(request: HttpRequest, body: NewGameIn) -> Status[dict[str, Any]]
         with_token=player is None,
         allow_hints=body.allow_hints,
         allow_takebacks=body.allow_takebacks,
+        clock=body.clock,
     )
     game = created.game
     invite = invite_url = None
@@ -151,7 +157,7 @@ def play_move(request: HttpRequest, game_id: int, body: MoveIn) -> dict[str, Any
         return state_of(game_id)  # the computer's reply may be in already (AI_RUNNER inline, no delay)
     # A person is to move: the game as the move left it (position and seats loaded) is the
     # answer; read again, it would cost four more queries and a second replay of every move.
-    return downloads.game_json(game)
+    return answer_state(game)
 
 
 PLY_NOTE = (

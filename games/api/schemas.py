@@ -29,6 +29,34 @@ class NewGameIn(Strict):
     seat: Literal["first", "second", "random"] = "random"
     allow_hints: bool = True
     allow_takebacks: bool = True
+    # Checked by the service (games.clocks.parse), so that every refusal is a bad_clock.
+    clock: Any = Field(
+        default=None,
+        description='The time control: {"initial": seconds, "increment": seconds} (a Fischer clock, '
+        'initial 15 to 10800, increment 0 to 60), {"days": n} per move (n one of 1, 2, 3, 5, 7, '
+        "14), or null for none (the default). Refused with 400 bad_clock.",
+        json_schema_extra={
+            "oneOf": [
+                {
+                    "type": "object",
+                    "properties": {
+                        "initial": {"type": "integer", "minimum": 15, "maximum": 10800},
+                        "increment": {"type": "integer", "minimum": 0, "maximum": 60, "default": 0},
+                    },
+                    "required": ["initial"],
+                    "additionalProperties": False,
+                },
+                {
+                    "type": "object",
+                    "properties": {"days": {"enum": [1, 2, 3, 5, 7, 14]}},
+                    "required": ["days"],
+                    "additionalProperties": False,
+                },
+                {"type": "null"},
+            ],
+            "example": {"initial": 180, "increment": 2},
+        },
+    )
 
 
 class JoinIn(Strict):
@@ -131,10 +159,14 @@ class StateOut(BaseModel):
     board: list[list[dict[str, Any]]] = Field(description="Rows top first; every square with its cell name.")
     seats: list[SeatOut]
     rated: bool = Field(default=False, description="Rated between accounts (Glicko-2, per game and speed).")
-    reason: Literal["normal", "resigned", "agreed", "aborted", "abandoned"] | None = Field(
-        default=None,
-        description="Why the game ended: the rules (normal), a resignation, an agreed draw, a "
-        "moderator (aborted), a player who left (abandoned: claimed, or closed by the server).",
+    reason: Literal["normal", "resigned", "agreed", "aborted", "abandoned", "timeout", "no_start"] | None = (
+        Field(
+            default=None,
+            description="Why the game ended: the rules (normal), a resignation, an agreed draw, a "
+            "moderator (aborted), a player who left (abandoned: claimed, or closed by the server), "
+            "a seat's time ran out (timeout: result.timeout names it), or a seat made no first "
+            "move in time (no_start: the game is aborted, nobody wins).",
+        )
     )
     offers: dict[Literal["draw", "takeback", "rematch"], list[int]] = Field(
         default_factory=dict, description="Pending offers: the seats that said yes, the offerer first."
@@ -142,6 +174,41 @@ class StateOut(BaseModel):
     takebacks: int = Field(default=0, description="Takebacks applied in this game.")
     allow_takebacks: bool = True
     rematch: int | None = Field(default=None, description="The rematch's game id, once it is made.")
+    clock: dict[Literal["initial", "increment", "days", "paused"], int | bool] | None = Field(
+        default=None,
+        description='The time control: {"initial": s, "increment": s} or {"days": n}, with '
+        '"paused": true for an imported record\'s clock (kept and shown, not running); null for none.',
+    )
+    remaining: list[int] | None = Field(
+        default=None,
+        description="Each seat's time left in ms, as of clock_at when ticking (else as is: before "
+        "a seat's first move its full time, after the game the final times); null without a clock.",
+    )
+    clock_at: datetime | None = Field(
+        default=None,
+        description="The server time remaining is given for, while the seat to move is ticking: the "
+        "request's moment in API answers, the turn's start in JSON socket frames.",
+    )
+    ticking: bool = Field(
+        default=False,
+        description="The seat to_move's time is running down: show remaining[to_move] - (now - clock_at).",
+    )
+    to_move_since: datetime | None = Field(
+        default=None, description="When the seat to move began its turn (server time); null when not running."
+    )
+    deadline: datetime | None = Field(
+        default=None,
+        description="When the seat to move runs out (or, before its first move, when the game is "
+        "aborted); null when the clock does not run.",
+    )
+    first_move: bool = Field(
+        default=False,
+        description="The seat to move has yet to make its first move: its time is not charged, but "
+        "the game is aborted (no_start) unless it moves by deadline.",
+    )
+    now: datetime | None = Field(
+        default=None, description="The server's time when the state was sent: count the clocks from it."
+    )
 
 
 class CreatedOut(Schema):

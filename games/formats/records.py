@@ -22,11 +22,22 @@ players that is ``1-0``, ``0-1`` or ``1/2-1/2``; with three ``0-1-0`` or
 ``resigned`` (the resigning seat scores 0, the others share: ``1-0``, ``1/2-0-1/2``) or
 ``agreed`` (a draw by agreement); then the actions stop short of an end and the
 ``Result`` stands as written.
+``timeout`` (the seat whose time ran out scores 0, the others share) and ``no_start``
+(a seat made no first move in time: aborted, ``*``) are the clock's.
 Then come the actions in order, as their canonical texts: any number per line, each
-optionally preceded by its number (``12.``); ``;`` starts a comment.
+optionally preceded by its number (``12.``); ``;`` starts a comment to the end of the
+line, and ``{...}`` a comment that ends on the same line.
+
+A timed game has a ``TimeControl`` tag, PGN's way: ``"180+2"`` (initial seconds +
+increment seconds) or ``"1/259200"`` (one move per that many seconds: correspondence,
+here 3 days; ``"3d"`` is read too); absent or ``"-"``, no clock. Each action may be
+followed by the mover's time left after it, as PGN's clock comment: ``a1
+{[%clk 0:02:58]}`` (h:mm:ss, tenths when not whole).
 
 The JSON form holds the same: ``{"format", "game", "options", "players", "date",
-"result", "moves"}``.
+"result", "moves"}``, and for a timed game ``"clock"`` (the API's form, ``{"initial":
+180, "increment": 2}`` or ``{"days": 3}``) and ``"clocks"`` (each action's time left in
+ms, ``null`` where unknown).
 
 :func:`load` reads either form and replays it through the rules; a bad record raises
 :class:`RecordError` naming the line (or the move) and the reason.
@@ -42,6 +53,7 @@ from fractions import Fraction
 from typing import Any
 
 from games import catalog
+from games import clocks as clock_rules
 from games.engine import MoveError, OptionError, Outcome
 
 FORMAT = "quarto-site-record/1"
@@ -56,9 +68,26 @@ MAX_JSON_DEPTH = 20
 
 _TAG_RE = re.compile(r'^\[([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\]$')
 _NUMBER_RE = re.compile(r"^([0-9]+)\.$")
-_JSON_KEYS = ("format", "game", "options", "players", "date", "result", "termination", "moves")
+_JSON_KEYS = (
+    "format",
+    "game",
+    "options",
+    "players",
+    "date",
+    "result",
+    "termination",
+    "clock",
+    "moves",
+    "clocks",
+)
+# One token of an action line: a {comment}, a ; comment to the end, or a word.
+_TOKEN_RE = re.compile(r"\{[^}]*\}|\{|;.*|[^\s{;]+")
+_CLK_RE = re.compile(r"\[%clk\s+([^\]]*)\]")
 # Why a game ended without the rules ending it (``Termination``); the rules' own end is "".
-TERMINATIONS = ("resigned", "agreed", "abandoned")
+TERMINATIONS = ("resigned", "agreed", "abandoned", "timeout", "no_start")
+# Ended with nobody scoring: the result may be "*".
+UNSCORED = ("abandoned", "no_start")
+UNTIMED = "-"
 
 
 class RecordError(ValueError):
@@ -119,6 +148,10 @@ class Record:
     date: str = ""
     result: str = UNFINISHED
     termination: str = ""
+    # The time control in its JSON form (games.clocks.parse), None without a clock.
+    clock: Mapping[str, Any] | None = None
+    # The mover's time left after each action (ms), None where the record does not say.
+    move_clocks: tuple[int | None, ...] = ()
     # Where each action was read from ("line 12", "move 3"), for error messages.
     sources: tuple[str, ...] = field(default=(), compare=False)
     # Where the Game, Options, Players and Result were read from.
@@ -151,6 +184,58 @@ def shared_result(winners: list[int] | tuple[int, ...], num_players: int) -> str
     )
 
 
+# -- clocks -------------------------------------------------------------------
+
+
+def _unpaused(clock: Mapping[str, Any] | None) -> clock_rules.TimeControl:
+    """The time control a record writes (an imported game's paused clock is the same one)."""
+    return replace(clock_rules.parse(clock), paused=False)
+
+
+def time_control_text(clock: Mapping[str, Any] | None) -> str:
+    """The ``TimeControl`` tag: ``180+2``, ``1/259200`` (3 days a move) or ``-``."""
+    control = _unpaused(clock)
+    if control.correspondence:
+        return f"1/{control.days * clock_rules.DAY_MS // clock_rules.MS}"
+    if control.realtime:
+        return f"{control.initial}+{control.increment}"
+    return UNTIMED
+
+
+_TIME_CONTROL_RE = re.compile(r"^(?:([0-9]{1,6})(?:\+([0-9]{1,3}))?|1/([0-9]{1,8})|([0-9]{1,3})d)$")
+BAD_TIME_CONTROL = (
+    'the TimeControl must read like "180+2" (seconds + increment), "1/259200" '
+    '(one move per that many seconds: 3 days) or "-" (none).'
+)
+
+
+def read_time_control(text: str, where: str) -> dict[str, int] | None:
+    """The JSON form of a ``TimeControl`` tag's value (``None`` for ``-``)."""
+    text = text.strip()
+    if text in ("", UNTIMED):
+        return None
+    match = _TIME_CONTROL_RE.match(text)
+    if not match:
+        raise RecordError(where, BAD_TIME_CONTROL)
+    initial, increment, seconds, days = match.groups()
+    if initial is not None:
+        return {"initial": int(initial), "increment": int(increment or 0)}
+    if seconds is not None:
+        whole_days, rest = divmod(int(seconds), clock_rules.DAY_MS // clock_rules.MS)
+        if rest or not whole_days:
+            raise RecordError(
+                where, "a correspondence TimeControl gives whole days per move (1/86400 a day)."
+            )
+        return {"days": whole_days}
+    return {"days": int(days)}
+
+
+def _move_clocks(values: Any, count: int) -> tuple[int | None, ...]:
+    """One time (or None) per action; () when the record gives none."""
+    times = tuple(values[:count]) + (None,) * max(0, count - len(values))
+    return times if any(t is not None for t in times) else ()
+
+
 # -- writing ------------------------------------------------------------------
 
 
@@ -172,9 +257,14 @@ def format_text(record: Record) -> str:
     ]
     if record.termination:
         tags.append(("Termination", record.termination))
+    if record.clock:
+        tags.append(("TimeControl", time_control_text(record.clock)))
     lines = [f"[{name} {_quote(value)}]" for name, value in tags]
     lines.append("")
-    lines += [f"{ply}. {text}" for ply, text in enumerate(record.moves, start=1)]
+    times = _move_clocks(record.move_clocks, len(record.moves)) or (None,) * len(record.moves)
+    for ply, (text, left) in enumerate(zip(record.moves, times, strict=True), start=1):
+        clock = f" {{[%clk {clock_rules.pgn_clock(left)}]}}" if left is not None else ""
+        lines.append(f"{ply}. {text}{clock}")
     return "\n".join(lines) + "\n"
 
 
@@ -187,7 +277,9 @@ def to_json(record: Record) -> dict[str, Any]:
         "date": record.date,
         "result": record.result,
         **({"termination": record.termination} if record.termination else {}),
+        **({"clock": _unpaused(record.clock).to_json()} if record.clock else {}),
         "moves": list(record.moves),
+        **({"clocks": list(times)} if (times := _move_clocks(record.move_clocks, len(record.moves))) else {}),
     }
 
 
@@ -203,6 +295,7 @@ def parse_text(text: str) -> Record:
     tags: dict[str, tuple[str, int]] = {}
     moves: list[str] = []
     sources: list[str] = []
+    clock_of: dict[int, int] = {}  # action index -> its clock comment's time (ms)
     for number, raw in enumerate(text.splitlines(), start=1):
         where = f"line {number}"
         line = raw.strip()
@@ -217,7 +310,13 @@ def parse_text(text: str) -> Record:
                 raise RecordError(where, f"the {name} tag appears twice.")
             tags[name] = (_unquote(match.group(2)), number)
             continue
-        for token in line.split(";", 1)[0].split():
+        for found in _TOKEN_RE.finditer(line):
+            token = found.group()
+            if token.startswith(";"):
+                break
+            if token.startswith("{"):
+                _clock_comment(token, where, len(moves), clock_of)
+                continue
             numbered = _NUMBER_RE.match(token)
             if numbered:
                 # Compared as text: int() refuses numbers of over 4,300 digits.
@@ -242,6 +341,10 @@ def parse_text(text: str) -> Record:
             raise RecordError(f"line {number}", "the Options tag is not a JSON object.")
     players = tags.get("Players", ("", 0))[0]
     result = tags.get("Result", (UNFINISHED, 0))[0]
+    clock = None
+    if "TimeControl" in tags:
+        value, number = tags["TimeControl"]
+        clock = read_time_control(value, f"line {number}")
     return Record(
         kind=tags["Game"][0],
         options=options,
@@ -250,9 +353,29 @@ def parse_text(text: str) -> Record:
         date=tags.get("Date", ("", 0))[0],
         result=result.strip() or UNFINISHED,
         termination=tags.get("Termination", ("", 0))[0].strip(),
+        clock=clock,
+        move_clocks=_move_clocks([clock_of.get(i) for i in range(len(moves))], len(moves)),
         sources=tuple(sources),
         tag_sources={name: f"line {number}" for name, (_, number) in tags.items()},
     )
+
+
+def _clock_comment(token: str, where: str, count: int, clock_of: dict[int, int]) -> None:
+    """A ``{...}`` comment: kept out of the way, but its ``[%clk h:mm:ss]`` is the time
+    left after the action before it (``count`` actions read so far)."""
+    if not token.endswith("}"):
+        raise RecordError(where, "a comment opened with { must end with } on the same line.")
+    found = _CLK_RE.search(token)
+    if found is None:
+        return
+    if not count:
+        raise RecordError(where, "a clock comment must follow an action.")
+    if count - 1 in clock_of:
+        raise RecordError(where, f"action {count} has two clock comments.")
+    try:
+        clock_of[count - 1] = clock_rules.read_pgn_clock(found.group(1))
+    except clock_rules.ClockError as exc:
+        raise RecordError(where, f"{exc.message}.") from None
 
 
 def _strings(data: Mapping[str, Any], key: str) -> tuple[str, ...]:
@@ -283,6 +406,16 @@ def parse_json(data: Any) -> Record:
     for index, text in enumerate(moves):
         if len(text) > MAX_MOVE_LENGTH:
             raise RecordError(f"move {index + 1}", "too long for an action.")
+    clock = data.get("clock")
+    if clock is not None and not isinstance(clock, dict):
+        raise RecordError("clock", clock_rules.SHAPE[0].lower() + clock_rules.SHAPE[1:])
+    times = data.get("clocks", [])
+    if not isinstance(times, list) or not all(
+        t is None or (isinstance(t, int) and not isinstance(t, bool) and t >= 0) for t in times
+    ):
+        raise RecordError("clocks", "must be a list of times left in ms (whole numbers, or null).")
+    if len(times) > len(moves):
+        raise RecordError("clocks", f"{len(times)} times for {len(moves)} moves.")
     return Record(
         kind=kind,
         options=options,
@@ -291,8 +424,17 @@ def parse_json(data: Any) -> Record:
         date=data.get("date", ""),
         result=data.get("result", UNFINISHED) or UNFINISHED,
         termination=data.get("termination", ""),
+        clock=clock,
+        move_clocks=_move_clocks(times, len(moves)),
         sources=tuple(f"move {i + 1}" for i in range(len(moves))),
-        tag_sources={"Game": "game", "Options": "options", "Players": "players", "Result": "result"},
+        tag_sources={
+            "Game": "game",
+            "Options": "options",
+            "Players": "players",
+            "Result": "result",
+            "Termination": "termination",
+            "TimeControl": "clock",
+        },
     )
 
 
@@ -309,6 +451,15 @@ def check(record: Record) -> tuple[Record, Any]:
     except OptionError as exc:
         tag = "Game" if exc.option == "game" else "Options"
         raise RecordError(record.tag_source(tag), exc.message) from None
+    try:
+        control = _unpaused(record.clock)
+    except clock_rules.ClockError as exc:
+        raise RecordError(record.tag_source("TimeControl"), f"{exc.message}") from None
+    record = replace(
+        record,
+        clock=control.to_json() or None,
+        move_clocks=_move_clocks(record.move_clocks, len(record.moves)),
+    )
     state = rules.new_state(options)
     canonical = []
     for index, text in enumerate(record.moves):
@@ -334,7 +485,7 @@ def check(record: Record) -> tuple[Record, Any]:
     if record.termination and state.outcome is None:
         # Ended by a resignation, an agreement or a player leaving: the result is the
         # record's word ("*" for a game closed unclaimed after a player left).
-        closed = record.termination == "abandoned" and record.result == UNFINISHED
+        closed = record.termination in UNSCORED and record.result == UNFINISHED
         if not closed and len(record.result.split("-")) != state.num_players:
             raise RecordError(record.tag_source("Result"), f"a result needs {state.num_players} scores.")
         return replace(record, options=options, moves=tuple(canonical)), state

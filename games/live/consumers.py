@@ -11,7 +11,9 @@ move (and whenever they send anything)::
 
     {"type": "state", "ply": 7, "state": {...the API's game state...}}
 
-The ``state`` is exactly what ``GET /api/v1/games/<id>`` returns (see docs/api.md).
+The ``state`` is what ``GET /api/v1/games/<id>`` returns (see docs/api.md), rendered once
+per change and cached: the clock's times as of the turn's start, and ``now`` stamped here
+as each frame is sent (:func:`games.presenting.audiences.stamped`).
 
 Limits: at most ``WS_MAX_PER_CLIENT`` sockets open per client address (in this
 process), and a burst of incoming frames costs at most one resync (a cache read) per
@@ -43,7 +45,7 @@ from django.template.loader import render_to_string
 from games.live import messages, push, recovery, rounds
 from games.live import moves as socket_moves
 from games.presenting import audiences, presence
-from games.services import players, ratelimit
+from games.services import clocks, players, ratelimit
 
 log = logging.getLogger(__name__)
 
@@ -106,7 +108,7 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels is
             return
         await self.accept()
         self.last_render = time.monotonic()
-        await self.send(text_data=html)
+        await self.send(text_data=self._stamped(html))
         messages.presence_soon(self.game_id)
         recovery.sockets.add(self)
         if not joined:
@@ -245,7 +247,7 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels is
         self.last_render = time.monotonic()
         text = await rounds.current(self.game_id, self.audience)
         if text is not None:
-            await self.send(text_data=text)
+            await self.send(text_data=self._stamped(text))
 
     async def session_ended(self, event: dict[str, Any]) -> None:
         """The browser logged out: from now on this socket is a spectator's, as its page
@@ -263,7 +265,11 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels is
 
     async def live_frame(self, event: dict[str, Any]) -> None:
         """The audience's rendering of a change, rendered once for all its sockets."""
-        await self.send(text_data=event["text"])
+        await self.send(text_data=self._stamped(event["text"]))
+
+    def _stamped(self, text: str) -> str:
+        """A JSON state with the server's time of sending, for the clocks (see clockdata)."""
+        return audiences.stamped(text, clocks.now()) if self.as_json else text
 
     async def live_event(self, event: dict[str, Any]) -> None:
         """A small event (presence, a chat line, an offer): HTML or data, as the socket speaks."""

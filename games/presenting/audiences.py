@@ -18,6 +18,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Sequence
+from datetime import datetime
 from typing import Any
 
 from django.core.cache import caches
@@ -133,6 +134,18 @@ def render(game: Game, seats: SeatMap, audience: str) -> str:
     held = audience_seats(audience)
     actor = Actor(player_id=seats[held[0]]) if held else Actor()
     return presenters.render_partials(game, actor)
+
+
+# A JSON state ends with the server's time left blank (downloads.game_json): the socket
+# fills it in as it sends the frame, however long ago it was rendered.
+UNSTAMPED = '"now": null}}'
+
+
+def stamped(text: str, now: datetime) -> str:
+    """A JSON audience's frame with the state's ``now`` set to ``now`` (other text as is)."""
+    if not text.endswith(UNSTAMPED):
+        return text
+    return f'{text[: -len(UNSTAMPED)]}"now": {json.dumps(now.isoformat())}}}}}'
 
 
 def rendering_for(game: Game, actor: Actor) -> str:

@@ -9,7 +9,7 @@ from django.http import HttpResponse, JsonResponse
 from games import catalog
 from games.formats import records
 from games.models import Game
-from games.presenting import seat_ratings
+from games.presenting import clockdata, seat_ratings
 
 # The reasons that end a game whose position is still being played.
 ENDED_BY_PEOPLE = (Game.Reason.RESIGNED, Game.Reason.AGREED, Game.Reason.ABANDONED)
@@ -65,6 +65,9 @@ def game_json(game: Game) -> dict[str, Any]:
     data["allow_takebacks"] = game.allow_takebacks
     data["rematch"] = game.rematch_id
     data["revision"] = game.revision
+    data.update(clockdata.clock_json(game))
+    # The server's time: set by whoever sends the state (clockdata.as_of, audiences.stamped).
+    data["now"] = None
     return data
 
 
@@ -89,6 +92,8 @@ def game_record(game: Game) -> records.Record:
         date=game.created.date().isoformat(),
         result=result,
         termination=termination,
+        clock=game.clock or None,
+        move_clocks=tuple(game.moves.order_by("ply").values_list("clock_ms", flat=True)),
     )
 
 

@@ -338,8 +338,9 @@ def _record_outcome(game: Game, state: State[Any]) -> None:
     }
 
 
-def _record_termination(game: Game, num_players: int, result: str, termination: str) -> None:
-    """Finish an imported game as its record says people ended it (``1-0``, ``1/2-0-1/2``...)."""
+def _record_termination(game: Game, num_players: int, result: str, termination: str, to_move: int) -> None:
+    """Finish an imported game as its record says it ended (``1-0``, ``1/2-0-1/2``..., or ``*``
+    for a game abandoned or aborted for no first move, ``to_move`` the seat that made none)."""
     try:
         reason = Game.Reason(termination)
     except ValueError:
@@ -347,6 +348,11 @@ def _record_termination(game: Game, num_players: int, result: str, termination: 
     if result == "*" and reason == Game.Reason.ABANDONED:
         game.status, game.winner, game.reason = Game.Status.ABANDONED, None, reason
         game.result = {"winner": None, "lines": [], "shared": []}
+        return
+    if result == "*" and reason == Game.Reason.NO_START:
+        # Aborted: the seat to move made no first move in time.
+        game.status, game.winner, game.reason = Game.Status.ABORTED, None, reason
+        game.result = {"winner": None, "lines": [], "shared": [], "no_start": to_move}
         return
     scores = result.split("-")
     if len(scores) != num_players or any(s not in ("0", "1") and "/" not in s for s in scores):
@@ -364,6 +370,11 @@ def _record_termination(game: Game, num_players: int, result: str, termination: 
             game.result["resigned"] = losers[0]
         elif reason == Game.Reason.ABANDONED:
             game.result["abandoned"] = [i for i in range(num_players) if i not in winners]
+        elif reason == Game.Reason.TIMEOUT:
+            loser = next(i for i in range(num_players) if i not in winners)
+            game.result["timeout"] = loser
+            if game.remaining:  # its time ran out: shown as 0, as the game was
+                game.remaining = [0 if i == loser else ms for i, ms in enumerate(game.remaining)]
 
 
 def import_record(record: records.Record, *, with_token: bool = True) -> NewGame:
@@ -396,8 +407,8 @@ def import_game(
 ) -> NewGame:
     """A game rebuilt from a record: every action replayed through the rules, one transaction.
 
-    A record that people ended (``termination`` resigned, agreed or abandoned, with the
-    ``result`` it names) is finished as they ended it.
+    A record that people or the clock ended (``termination`` resigned, agreed, abandoned,
+    timeout or no_start, with the ``result`` it names) is finished as they ended it.
 
     Every seat is a person held by the importer (one token and/or player id for all of
     them), so a finished game is there to replay and an unfinished one can be played on
@@ -449,7 +460,7 @@ def import_game(
         game.ply = len(moves)
         _record_outcome(game, state)
         if state.outcome is None and termination:
-            _record_termination(game, state.num_players, result, termination)
+            _record_termination(game, state.num_players, result, termination, state.to_move)
         if not game.is_finished:
             game.copy_of = copies.game_in_play_copied(game, game.move_texts)
         game.save()

@@ -6,6 +6,10 @@ after yours. Type ``help`` for the legal actions, ``resign``, ``draw`` (offer or
 one; the computer declines), ``takeback`` (your last turn and the reply after it),
 ``claim win`` or ``claim draw`` (once an opponent has gone: the API's claim, refused with
 its reason before that), ``quit`` (or end the input, or press Ctrl-C) to leave.
+
+``--clock 3+2`` (minutes + seconds of increment) or ``--clock 3d`` (days a move) plays
+with a clock, the server's as on the site: both clocks are shown at each prompt, and a
+move made after the time ran out loses the game.
 """
 
 from __future__ import annotations
@@ -19,10 +23,11 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.test.utils import override_settings
 
 from games import catalog
+from games import clocks as clock_rules
 from games.formats import textboard
 from games.models import Game
 from games.runner.turns import runner
-from games.services import abandonment, actions
+from games.services import abandonment, actions, clocks
 from games.services import moves as services
 
 QUIT = ("quit", "exit", "q")
@@ -41,6 +46,11 @@ class Command(BaseCommand):
         parser.add_argument("--level", help="the computer's level")
         parser.add_argument("--seat", choices=services.SEAT_CHOICES, default="random", help="who starts")
         parser.add_argument("--delay", type=float, default=0.0, help="seconds the computer waits (default 0)")
+        parser.add_argument(
+            "--clock",
+            default="",
+            help="a time control: minutes+increment seconds (3+2), days a move (3d), or unlimited (default)",
+        )
         self.add_game_options(parser)
 
     @staticmethod
@@ -81,7 +91,13 @@ class Command(BaseCommand):
         if options["vs"] == "ai" and level and level not in levels:
             raise CommandError(f"--level must be one of {', '.join(levels)}.")
         try:
-            self.actors, game = self.start(kind, game_options, options["vs"], level, options["seat"])
+            control = clock_rules.parse_label(options["clock"])
+        except clock_rules.ClockError as exc:
+            raise CommandError(f"--clock {options['clock']!r}: {exc.message}") from None
+        try:
+            self.actors, game = self.start(
+                kind, game_options, options["vs"], level, options["seat"], control.to_json() or None
+            )
         except services.ServiceError as exc:
             raise CommandError(exc.message) from None
         self.vs_ai = options["vs"] == "ai"
@@ -91,12 +107,18 @@ class Command(BaseCommand):
             self.stdout.write(f"\nInterrupted: game #{game.pk} is saved, unfinished.")
 
     def start(
-        self, kind: str, options: dict[str, Any], vs: str, level: str | None, seat: str
+        self,
+        kind: str,
+        options: dict[str, Any],
+        vs: str,
+        level: str | None,
+        seat: str,
+        clock: dict[str, Any] | None = None,
     ) -> tuple[dict[int, services.Actor], Game]:
         """Create the game; in hot-seat play this terminal takes every seat."""
         player = f"terminal-{secrets.token_hex(8)}"
         created = services.create_game(
-            kind, options, opponent=vs, level=level, seat=seat, player_id=f"{player}-0"
+            kind, options, opponent=vs, level=level, seat=seat, player_id=f"{player}-0", clock=clock
         )
         assert created.seat is not None
         actors = {created.seat: services.Actor(player_id=f"{player}-0")}
@@ -131,6 +153,8 @@ class Command(BaseCommand):
                 if Game.objects.get(pk=game_id).ply == game.ply:
                     raise CommandError("The computer did not move.")
                 continue
+            if clocks.running(game):
+                self.stdout.write(self.clock_line(game, state.to_move))
             text = self.ask(f"{self.name(state.to_move)} {catalog.get(game.kind).words.task(state)} > ")
             if text is None:
                 self.stdout.write(f"\nEnd of input: game #{game.pk} is saved, unfinished.")
@@ -158,6 +182,9 @@ class Command(BaseCommand):
                 else:
                     services.play_move(game.pk, actor, text, game.ply)
             except services.ServiceError as exc:
+                if exc.code == "timeout":  # the game is over: the next look says how
+                    self.stdout.write(exc.message)
+                    continue
                 self.stdout.write(f"{exc.message} Try again (help lists the legal actions).")
 
     def act(self, name: str, game: Game, actor: services.Actor) -> None:
@@ -196,6 +223,21 @@ class Command(BaseCommand):
 
     # -- words --------------------------------------------------------------------
 
+    def clock_line(self, game: Game, to_move: int) -> str:
+        """ "X 2:58 · O 3:00 (X to move)" (or "You 2:58 · The computer 3:00 (you to move)"),
+        with the time left for a first move before it is made."""
+        times = clocks.remaining_now(game)
+        # Hot-seat players know themselves by their symbol; against the computer, "You".
+        faces = " · ".join(
+            f"{self.name(seat) if self.vs_ai else textboard.symbol(seat)} {clock_rules.clock_text(ms)}"
+            for seat, ms in enumerate(times)
+        )
+        note = f"{self.within(to_move) if self.vs_ai else textboard.symbol(to_move)} to move"
+        if clocks.first_turn_of_mover(game) and game.deadline is not None:
+            left = clocks.ms(game.deadline) - clocks.ms(clocks.now())
+            note += f"; first move within {clock_rules.clock_text(left)}"
+        return f"{faces} ({note})"
+
     def name(self, seat: int) -> str:
         if self.vs_ai:
             return "You" if seat in self.actors else "The computer"
@@ -220,7 +262,25 @@ class Command(BaseCommand):
         winner = self.name(game.winner)
         return f"{said} left: {'you win' if winner == 'You' else winner + ' wins'}."
 
+    def within(self, seat: int) -> str:
+        """A seat's name inside a sentence: "you", "the computer", "Player 2 (O)"."""
+        return {"You": "you", "The computer": "the computer"}.get(self.name(seat), self.name(seat))
+
+    def clock_words(self, game: Game, result: dict[str, Any]) -> str:
+        """ "Time ran out for Player 1 (X): Player 2 (O) wins.", or the abort for no first move."""
+        if game.reason == Game.Reason.NO_START:
+            who = self.name(result.get("no_start", 0))
+            return f"{who} made no first move in time: the game is aborted, nobody wins."
+        loser = result.get("timeout", 0)
+        said = "Your time ran out" if self.name(loser) == "You" else f"Time ran out for {self.within(loser)}"
+        if game.winner is None:
+            return f"{said}: the others share the win."
+        winner = self.within(game.winner)
+        return f"{said}: {'you win' if winner == 'you' else winner + ' wins'}."
+
     def final_words(self, game: Game, state: Any) -> str:
+        if game.reason in (Game.Reason.TIMEOUT, Game.Reason.NO_START) and game.result is not None:
+            return f"{self.clock_words(game, game.result)} Game #{game.pk} is saved."
         if game.reason == Game.Reason.AGREED:
             return f"Draw agreed. Game #{game.pk} is saved."
         if game.reason == Game.Reason.ABANDONED and game.result is not None:
