@@ -40,7 +40,7 @@ async def test_json_clients_get_the_api_state_on_connect_and_after_moves() -> No
     comm = WebsocketCommunicator(application, f"/ws/games/{game_id}/?format=json", headers=HEADERS)
     connected, _ = await comm.connect()
     assert connected
-    first = json.loads(await comm.receive_from())
+    first = json.loads(await comm.receive_from(timeout=5))
     assert set(first) == {"type", "ply", "state"}
     assert first["type"] == "state" and first["ply"] == 0
     assert first["state"]["id"] == game_id and first["state"]["legal_moves"][0] == "0"
