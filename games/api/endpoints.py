@@ -99,6 +99,12 @@ ERRORS: dict[int, Any] = dict.fromkeys((400, 401, 403, 404, 409, 413, 415, 429, 
 def create_game(request: HttpRequest, body: NewGameIn) -> Status[dict[str, Any]]:
     # A personal token creates the game as its account; otherwise the seat gets a token.
     player = personal_player(request)
+    if body.rated and player is None:
+        raise services.ServiceError("rated_needs_account", "Rated games need an account's personal token.")
+    if body.rated and body.opponent != "ai":
+        raise services.ServiceError(
+            "rated_in_lobby", "Rated games between people are made through the lobby's seeks."
+        )
     created = services.create_game(
         body.game,
         body.options,
@@ -110,6 +116,7 @@ def create_game(request: HttpRequest, body: NewGameIn) -> Status[dict[str, Any]]
         allow_hints=body.allow_hints,
         allow_takebacks=body.allow_takebacks,
         clock=body.clock,
+        rated=body.rated,
     )
     game = created.game
     invite = invite_url = None

@@ -29,6 +29,12 @@ class NewGameIn(Strict):
     seat: Literal["first", "second", "random"] = "random"
     allow_hints: bool = True
     allow_takebacks: bool = True
+    rated: bool = Field(
+        default=False,
+        description="Rated, against the computer (people meet for rated games through the lobby's "
+        "seeks): needs an account's personal token, a clock and a level whose rating is established "
+        "(400 rated_needs_account, rated_in_lobby, rated_needs_clock, level_not_rated).",
+    )
     # Checked by the service (games.clocks.parse), so that every refusal is a bad_clock.
     clock: Any = Field(
         default=None,

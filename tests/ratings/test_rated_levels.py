@@ -129,3 +129,31 @@ def test_the_home_page_makes_rated_games_against_the_computer_for_accounts(
     assert answer.status_code == 303
     game = Game.objects.get()
     assert game.rated and game.ai_level == "club" and game.clock == {"initial": 180, "increment": 2}
+
+
+@pytest.mark.django_db
+def test_bots_play_rated_against_the_computer_through_the_api(
+    measured: None, client: Client, no_ai_reply: Any
+) -> None:
+    from accounts.services import create_token
+
+    body = {"game": "tictactoe", "level": "club", "seat": "first", "clock": {"initial": 180}, "rated": True}
+    anonymous = client.post("/api/v1/games", body, content_type="application/json")
+    assert (anonymous.status_code, anonymous.json()["error"]) == (400, "rated_needs_account")
+    account = account_of(User.objects.create_user("robot"))
+    assert account is not None
+    auth = {"Authorization": f"Bearer {create_token(account, 'bot')}"}
+    for change, code in (
+        ({"opponent": "human"}, "rated_in_lobby"),
+        ({"clock": None}, "rated_needs_clock"),
+        ({"level": "beginner"}, "level_not_rated"),
+    ):
+        refused = client.post(
+            "/api/v1/games", {**body, **change}, content_type="application/json", headers=auth
+        )
+        assert (refused.status_code, refused.json()["error"]) == (400, code)
+    assert Game.objects.count() == 0
+    made = client.post("/api/v1/games", body, content_type="application/json", headers=auth)
+    assert made.status_code == 201 and made.json()["state"]["rated"] is True
+    seats = made.json()["state"]["seats"]
+    assert seats[1]["rating"] == {"rating": 1450, "provisional": False, "change": None}, "the level's rating"
