@@ -17,6 +17,13 @@ def test_the_api_root_is_a_json_404(client: Client) -> None:
     assert error_of(response) == (404, "not_found") and "/api/v1/docs" in response.json()["detail"]
 
 
+@pytest.mark.parametrize("path", ["/api/v1/games/%0A/join", "/api/v1/%0A", "/api/v1/nothing/here"])
+def test_any_other_api_path_is_a_json_404_a_newline_in_it_too(client: Client, path: str) -> None:
+    response = client.post(path)
+    assert response["Content-Type"] == "application/json"
+    assert error_of(response) == (404, "not_found")
+
+
 @pytest.mark.parametrize("path", ["/api/v1/games/1", "/api/v1/", "/api/v1/games", "/api/other"])
 def test_a_host_that_is_not_served_is_a_json_400_under_api(client: Client, path: str) -> None:
     response = client.get(path, HTTP_HOST="evil.example")
