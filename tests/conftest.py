@@ -49,6 +49,7 @@ def _clear_caches() -> None:
     from django.core.cache import caches
     from django.core.cache.backends.redis import RedisCache
 
+    from games.live import consumers
     from games.presenting import presence
 
     for alias in ("default", "live"):
@@ -60,6 +61,9 @@ def _clear_caches() -> None:
         else:
             cache.clear()
     presence.local_counts.clear()
+    # Sockets a failed test left open (it stopped before disconnecting) count against the
+    # per-client cap: they must not refuse the next tests' sockets.
+    consumers.open_sockets.clear()
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -174,7 +174,7 @@ def test_a_game_added_by_one_catalog_entry_is_playable(race: catalog.GameSpec, c
     home = client.get("/")
     assert home.status_code == 200 and "Race" in home.content.decode()
     listed = {g["kind"]: g for g in home.context["games"]}
-    assert listed["race"]["levels"] == () and listed["race"]["template"] == "games/kinds/race.html"
+    assert listed["race"]["levels"] == [] and listed["race"]["template"] == "games/kinds/race.html"
     assert listed["race"]["numbers"] == []
     assert listed["race"]["flags"] == [
         {
