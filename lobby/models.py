@@ -75,6 +75,7 @@ class PoolEntry(models.Model):
     since = models.DateTimeField()
     last_seen = models.DateTimeField()
     game = models.ForeignKey("games.Game", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    told = models.BooleanField(default=False, help_text="The player has been told of its game.")
 
     class Meta:
         ordering = ["since", "pk"]

@@ -128,6 +128,9 @@ def join(who: Who, kind: object, clock: object, rng: random.Random | None = None
     control = clean_clock(clock)
     now = timezone.now()
     key = pool_key(kind, control)
+    untold = unseen_game(who)
+    if untold is not None:  # paired meanwhile by someone else's join: that game first
+        return untold
     with transaction.atomic():
         pool = locked_pool(key)  # the pool first, then entries: one lock order for every pairing
         current = (
@@ -155,7 +158,22 @@ def join(who: Who, kind: object, clock: object, rng: random.Random | None = None
         changes.changed()
     if game is not None:
         current.game = game
+        PoolEntry.objects.filter(pk=current.pk).update(told=True)
     return Waiting(current, game)
+
+
+def unseen_game(who: Who) -> Waiting | None:
+    """The player's pairing it has not been told of yet (marked told now)."""
+    entry = (
+        PoolEntry.objects.filter(player_id=who.player_id, game__isnull=False, told=False)
+        .select_related("game")
+        .order_by("-since")
+        .first()
+    )
+    if entry is None:
+        return None
+    PoolEntry.objects.filter(pk=entry.pk).update(told=True)
+    return Waiting(entry, entry.game)
 
 
 def status(who: Who) -> Waiting | None:
@@ -172,6 +190,8 @@ def status(who: Who) -> Waiting | None:
         return None
     if entry.game_id is None:
         return join(who, entry.kind, entry.clock)
+    if not entry.told:
+        PoolEntry.objects.filter(pk=entry.pk).update(told=True)
     return Waiting(entry, entry.game)
 
 

@@ -27,8 +27,10 @@ from games.services.moves import ServiceError
 from lobby import changes
 from lobby.models import Seek
 from lobby.seekers import Who
+from ratings.models import Rating
 
 SEATS = ("first", "second", "random")
+NEW_RATING = "1500?"  # an account before its first rated game at this game and speed
 
 
 @dataclass(frozen=True)
@@ -248,6 +250,24 @@ def open_seeks(kind: str | None = None, limit: int = 100) -> list[Seek]:
     if kind:
         rows = rows.filter(kind=kind)
     return list(rows[:limit])
+
+
+def ratings_shown(seeks: list[Seek]) -> dict[int, str]:
+    """Each account's seek's rating as shown ("1512", "1500?" while provisional), by seek id."""
+    by_user: dict[int, list[Rating]] = {}
+    users = {seek.user_id for seek in seeks if seek.user_id}
+    for rating in Rating.objects.filter(user_id__in=users):
+        by_user.setdefault(rating.user_id, []).append(rating)
+    shown = {}
+    for seek in seeks:
+        if seek.user_id is None:
+            continue
+        speed = clock_rules.parse(seek.clock).speed
+        row = next(
+            (r for r in by_user.get(seek.user_id, []) if r.kind == seek.kind and r.speed == speed), None
+        )
+        shown[seek.pk] = row.shown if row else NEW_RATING
+    return shown
 
 
 def seeker_seat(seek: Seek) -> int | None:

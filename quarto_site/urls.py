@@ -2,6 +2,7 @@ from django.contrib import admin
 from django.urls import include, path
 
 import accounts.api  # noqa: F401  (mounts the account routes on the API before its URLs are read)
+import lobby.api  # noqa: F401  (the same for the lobby routes)
 import ratings.api  # noqa: F401  (the same for the ratings routes)
 from games.api.endpoints import api, bad_request, not_found
 
