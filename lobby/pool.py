@@ -177,22 +177,26 @@ def unseen_game(who: Who) -> Waiting | None:
 
 
 def status(who: Who) -> Waiting | None:
-    """The player's latest pool entry (waiting or paired), keeping a waiting one alive."""
+    """Where the player stands: a pairing it has not been told of, else its waiting entry
+    (kept alive, and paired now if someone fits), else None."""
     if not who.player_id:
         return None
-    entry = (
-        PoolEntry.objects.filter(player_id=who.player_id)
-        .select_related("pool", "game")
-        .order_by("-since")
-        .first()
-    )
+    untold = unseen_game(who)
+    if untold is not None:
+        return untold
+    entry = PoolEntry.objects.filter(player_id=who.player_id, game__isnull=True).first()
     if entry is None:
         return None
-    if entry.game_id is None:
-        return join(who, entry.kind, entry.clock)
-    if not entry.told:
-        PoolEntry.objects.filter(pk=entry.pk).update(told=True)
-    return Waiting(entry, entry.game)
+    return join(who, entry.kind, entry.clock)
+
+
+def current_pool(who: Who) -> str | None:
+    """The key of the pool the player waits in, if any."""
+    if not who.player_id:
+        return None
+    entries = PoolEntry.objects.filter(player_id=who.player_id, game__isnull=True)
+    entry = entries.select_related("pool").first()
+    return entry.pool.key if entry is not None else None
 
 
 def leave(who: Who) -> bool:

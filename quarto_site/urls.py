@@ -16,5 +16,6 @@ urlpatterns = [
     path("accounts/", include("allauth.urls")),
     path("", include("accounts.urls")),
     path("", include("ratings.urls")),
+    path("", include("lobby.urls")),
     path("", include("games.web.urls")),
 ]
