@@ -160,8 +160,10 @@ def cancel_seek(request: HttpRequest, seek_id: int) -> Status[None]:
     return Status(204, None)
 
 
-def pair_once(request: HttpRequest, body: PairingIn) -> pool.Waiting:
-    return pool.join(who(request), body.game, body.clock)
+# While waiting, the answer looks for its game this often (a read), and joins again (a
+# locked write that keeps the place and retries with the widened range) this often.
+LOOK_EVERY = 0.2
+JOIN_EVERY = 2.0
 
 
 @router.post("/pairing", response={200: PairedOut, 204: None, **ERRORS}, summary="Quick pairing")
@@ -169,15 +171,23 @@ def pair_once(request: HttpRequest, body: PairingIn) -> pool.Waiting:
 async def pairing(request: HttpRequest, body: PairingIn) -> Any:
     """Wait in the pool of this game and clock (a personal token is needed: the seat is the
     account's). Answers the game once paired, or 204 after PAIRING_WAIT seconds: ask again."""
-    deadline = time.monotonic() + settings.PAIRING_WAIT
-    while True:
-        waiting = await sync_to_async(pair_once)(request, body)
-        if waiting.game is not None:
-            seat = await sync_to_async(seat_of)(waiting)
-            return Status(200, {"game": waiting.game.pk, "seat": seat})
-        if time.monotonic() >= deadline:
+    player = await sync_to_async(who)(request)
+    start = time.monotonic()
+    deadline = start + settings.PAIRING_WAIT
+    waiting: pool.Waiting | None = await sync_to_async(pool.join)(player, body.game, body.clock)
+    joined = start
+    while waiting is None or waiting.game is None:
+        now = time.monotonic()
+        if now >= deadline:
             return HttpResponse(status=204)
-        await asyncio.sleep(min(0.25, max(0.0, deadline - time.monotonic())))
+        await asyncio.sleep(min(LOOK_EVERY, deadline - now))
+        if time.monotonic() - joined >= JOIN_EVERY:
+            waiting = await sync_to_async(pool.join)(player, body.game, body.clock)
+            joined = time.monotonic()
+        else:
+            waiting = await sync_to_async(pool.unseen_game)(player)
+    seat = await sync_to_async(seat_of)(waiting)
+    return Status(200, {"game": waiting.game.pk, "seat": seat})
 
 
 def seat_of(waiting: pool.Waiting) -> int:
