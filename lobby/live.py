@@ -5,9 +5,11 @@ next, and sent to the group every lobby socket of every process has joined."""
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import threading
 from typing import Any
+from urllib.parse import parse_qs
 
 from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
@@ -15,9 +17,14 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import close_old_connections
+from django.urls import reverse
 
 from games.presenting import audiences
+from games.services import players
+from games.services.moves import ServiceError
 from lobby import pool, presenting, services
+from lobby.models import Seek
+from lobby.seekers import Who
 
 log = logging.getLogger(__name__)
 
@@ -28,6 +35,7 @@ PUSH_DELAY = 0.2
 
 _lock = threading.Lock()
 _scheduled = False
+_timer: threading.Timer | None = None
 
 
 def rendering() -> str:
@@ -59,14 +67,21 @@ def push_now() -> None:
 
 def on_change() -> None:
     """lobby.changes' listener: schedule one push for this burst of changes."""
-    global _scheduled
+    global _scheduled, _timer
     with _lock:
         if _scheduled:
             return
         _scheduled = True
-    timer = threading.Timer(PUSH_DELAY, push_now)
-    timer.daemon = True
-    timer.start()
+        _timer = threading.Timer(PUSH_DELAY, push_now)
+        _timer.daemon = True
+        _timer.start()
+
+
+def flush() -> None:
+    """Wait for the push under way, if any (tests: before their database goes)."""
+    timer = _timer
+    if timer is not None:
+        timer.join()
 
 
 def sweep_all() -> None:
@@ -109,3 +124,76 @@ class LobbyConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels i
 
     async def lobby_frame(self, event: dict[str, Any]) -> None:
         await self.send(text_data=event["html"])
+
+
+# How often a waiting page's socket looks for its game (and keeps its seek or place alive).
+WAIT_LOOK = 0.5
+
+
+def waiting_news(player_id: str | None, seek_id: int | None, rejoin: bool = True) -> str | None:
+    """Where a waiting page should go now (the game, or the lobby when its seek is gone),
+    or None to wait on; keeps the seek alive, and with ``rejoin`` the pool place (a locked
+    write that also pairs with the widened range; otherwise only a read)."""
+    try:
+        if not player_id:
+            return reverse("lobby:lobby")
+        who = Who(player_id=player_id)
+        if seek_id is not None:
+            try:
+                seek = services.get_seek(seek_id)
+            except ServiceError:
+                return reverse("lobby:lobby")
+            if not services.is_seeker(seek, who) or seek.status == Seek.Status.CANCELLED:
+                return reverse("lobby:lobby")
+            if seek.game_id is not None:
+                return reverse("games:detail", args=[seek.game_id])
+            if rejoin:
+                services.keep_alive(seek)
+            return None
+        waiting = pool.status(who) if rejoin else pool.unseen_game(who)
+        if waiting is None and not rejoin:
+            return None
+        if waiting is None:
+            return reverse("lobby:lobby")
+        return reverse("games:detail", args=[waiting.game.pk]) if waiting.game is not None else None
+    finally:
+        close_old_connections()
+
+
+def seek_of(query: bytes) -> int | None:
+    values = parse_qs(query.decode("latin-1")).get("seek", [])
+    return int(values[0]) if values and values[0].isdigit() else None
+
+
+class WaitConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels is untyped
+    """A waiting page's socket: it holds the seek (or the pool place) while it is open, and
+    tells the page where to go once there is a game. When it closes, nothing keeps the seek
+    alive: the sweep cancels it ``SEEK_ALIVE`` seconds later."""
+
+    task: asyncio.Task[None] | None = None
+
+    async def connect(self) -> None:
+        await self.accept()
+        session = self.scope.get("session")
+        player = await database_sync_to_async(players.identify)(session) if session is not None else None
+        self.task = asyncio.get_running_loop().create_task(
+            self.watch(player, seek_of(self.scope["query_string"]))
+        )
+
+    async def watch(self, player: str | None, seek_id: int | None) -> None:
+        looks = 0
+        while True:
+            rejoin = looks % 4 == 0  # the pool place: joined again every 2 s, looked at in between
+            go = await database_sync_to_async(waiting_news)(player, seek_id, rejoin)
+            if go is not None:
+                await self.send(text_data=json.dumps({"go": go}))
+                return
+            looks += 1
+            await asyncio.sleep(WAIT_LOOK)
+
+    async def disconnect(self, code: int) -> None:
+        if self.task is not None:
+            self.task.cancel()
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        """The page sends nothing."""

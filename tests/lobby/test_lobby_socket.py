@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
+from django.conf import settings
+from django.test import Client
 
+from games.models import Game
 from lobby import presenting
 from lobby import services as lobby
+from lobby.models import Seek
 from quarto_site.asgi import application
 
 from .helpers import browser
@@ -56,3 +62,57 @@ async def test_a_burst_of_changes_is_one_rendering(monkeypatch: pytest.MonkeyPat
     assert pushed.count("data-seek=") == 3 and rendered == [1]
     assert await page.receive_nothing(timeout=0.5)
     await page.disconnect()
+
+
+def visitor_cookie(client: Client) -> str:
+    client.get("/lobby/")
+    return str(client.cookies[settings.SESSION_COOKIE_NAME].value)
+
+
+async def waiting_socket(path: str, cookie: str) -> WebsocketCommunicator:
+    session = f"{settings.SESSION_COOKIE_NAME}={cookie}".encode()
+    comm = WebsocketCommunicator(application, path, headers=[*HEADERS, (b"cookie", session)])
+    connected, _ = await comm.connect(timeout=5)
+    assert connected
+    return comm
+
+
+async def test_the_waiting_pages_socket_holds_the_seek_and_moves_the_page_to_the_game() -> None:
+    alice, bob = Client(), Client()
+    cookie = await database_sync_to_async(visitor_cookie)(alice)
+    await database_sync_to_async(alice.post)("/lobby/seeks", {"game": "tictactoe", "clock": "3+2"})
+    seek = await database_sync_to_async(Seek.objects.get)()
+    before = seek.last_seen
+    comm = await waiting_socket(f"/ws/lobby/wait/?seek={seek.pk}", cookie)
+    assert await comm.receive_nothing(timeout=0.3)
+    await database_sync_to_async(seek.refresh_from_db)()
+    assert seek.last_seen > before, "the open socket keeps the seek alive"
+    await database_sync_to_async(bob.post)(f"/lobby/seeks/{seek.pk}/accept")
+    game = await database_sync_to_async(Game.objects.get)()
+    assert json.loads(await comm.receive_from(timeout=5)) == {"go": f"/games/{game.pk}/"}
+    await comm.disconnect()
+
+
+async def test_someone_elses_seek_sends_the_page_back_to_the_lobby() -> None:
+    alice, bob = Client(), Client()
+    await database_sync_to_async(visitor_cookie)(alice)
+    await database_sync_to_async(alice.post)("/lobby/seeks", {"game": "tictactoe", "clock": "3+2"})
+    seek = await database_sync_to_async(Seek.objects.get)()
+    comm = await waiting_socket(
+        f"/ws/lobby/wait/?seek={seek.pk}", await database_sync_to_async(visitor_cookie)(bob)
+    )
+    assert json.loads(await comm.receive_from(timeout=5)) == {"go": "/lobby/"}
+    await comm.disconnect()
+
+
+async def test_a_pool_waiting_page_moves_when_paired() -> None:
+    alice, bob = Client(), Client()
+    cookie = await database_sync_to_async(visitor_cookie)(alice)
+    await database_sync_to_async(alice.post)("/lobby/pairing", {"game": "tictactoe", "clock": "1+0"})
+    comm = await waiting_socket("/ws/lobby/wait/", cookie)
+    assert await comm.receive_nothing(timeout=0.3)
+    await database_sync_to_async(visitor_cookie)(bob)
+    await database_sync_to_async(bob.post)("/lobby/pairing", {"game": "tictactoe", "clock": "1+0"})
+    game = await database_sync_to_async(Game.objects.get)()
+    assert json.loads(await comm.receive_from(timeout=5)) == {"go": f"/games/{game.pk}/"}
+    await comm.disconnect()
