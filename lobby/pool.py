@@ -28,26 +28,17 @@ from games import clocks as clock_rules
 from games.models import Game
 from games.services import moves
 from games.services.moves import ServiceError
-from lobby import changes
+from lobby import changes, rating
 from lobby.models import Pool, PoolEntry
 from lobby.seekers import Who
 from lobby.services import clean_clock, clean_game, count_created
-from ratings import services as ratings
 
 RANGE_START = 100.0  # rating points
 RANGE_WIDEN = 50.0  # more points per second waited
 
 
-def rating_of(user: Any, kind: str, control: clock_rules.TimeControl) -> float | None:
-    """A player's rating for the pool (None for anonymous): 1500 until its first rated game."""
-    if user is None:
-        return None
-    row = next((r for r in ratings.ratings_of(user) if r.kind == kind and r.speed == control.speed), None)
-    return float(row.rating) if row is not None else 1500.0
-
-
 # The rating the pool pairs by; a test may replace it.
-rating_hook: Callable[[Any, str, clock_rules.TimeControl], float | None] = rating_of
+rating_hook: Callable[[Any, str, clock_rules.TimeControl], float | None] = rating.rating_of
 
 
 @dataclass(frozen=True)

@@ -114,7 +114,7 @@ def clock_choices(chosen: str = "") -> list[tuple[str, str, bool]]:
 
 
 SEAT_CHOICES = (("random", "toss a coin"), ("first", "I start"), ("second", "they start"))
-FORM_FIELDS = ("game", "clock", "seat")
+FORM_FIELDS = ("game", "clock", "seat", "rating")
 
 
 def seat_choices(chosen: str = "") -> list[tuple[str, str, bool]]:

@@ -24,7 +24,7 @@ from games.engine import OptionError
 from games.models import Game, Seat, hash_token
 from games.services import moves, ratelimit
 from games.services.moves import ServiceError
-from lobby import changes
+from lobby import changes, rating
 from lobby.models import Seek
 from lobby.seekers import Who
 from ratings.models import Rating
@@ -111,6 +111,10 @@ def create_seek(
     if rated and not control.runs:
         raise ServiceError("rated_needs_clock", "A rated game needs a clock.", field="clock")
     low, high = rating_range
+    if (low is not None or high is not None) and not who.is_account:
+        raise ServiceError(
+            "range_needs_account", "A rating range is for accounts: log in first.", 403, field="rating"
+        )
     if low is not None and high is not None and low > high:
         raise ServiceError("bad_option", "The rating range's low end is above its high end.", field="rating")
     limit = settings.LOBBY_MAX_SEEKS
@@ -174,6 +178,11 @@ def accept_seek(seek_id: int, who: Who, rng: random.Random | None = None) -> Acc
             raise ServiceError("own_seek", "That is your own seek: wait for someone to accept it.", 409)
         if seek.rated and not who.is_account:
             raise ServiceError("rated_needs_account", "This seek is rated: log in to accept it.", 403)
+        if not in_range(seek, who):
+            low, high = seek.rating_min or 0, seek.rating_max or "any"
+            raise ServiceError(
+                "out_of_range", f"This seek is for players rated {low} to {high} in this game and speed.", 403
+            )
         if not who.player_id and not who.api:
             raise ServiceError("no_player", "Accepting needs a browser session or an API client.", 400)
         count_created(who.address)
@@ -199,6 +208,18 @@ def accept_seek(seek_id: int, who: Who, rng: random.Random | None = None) -> Acc
         seek.save(update_fields=["status", "game"])
         changes.changed()
     return Accepted(game, seat, token)
+
+
+def in_range(seek: Seek, who: Who) -> bool:
+    """Whether ``who`` fits the seek's rating range (anonymous players fit only a seek without one)."""
+    if seek.rating_min is None and seek.rating_max is None:
+        return True
+    value = rating.rating_of(who.user, seek.kind, clock_rules.parse(seek.clock))
+    if value is None:
+        return False
+    return (seek.rating_min is None or value >= seek.rating_min) and (
+        seek.rating_max is None or value <= seek.rating_max
+    )
 
 
 def cancel_seek(seek_id: int, who: Who) -> Seek:
@@ -256,8 +277,8 @@ def ratings_shown(seeks: list[Seek]) -> dict[int, str]:
     """Each account's seek's rating as shown ("1512", "1500?" while provisional), by seek id."""
     by_user: dict[int, list[Rating]] = {}
     users = {seek.user_id for seek in seeks if seek.user_id}
-    for rating in Rating.objects.filter(user_id__in=users):
-        by_user.setdefault(rating.user_id, []).append(rating)
+    for found in Rating.objects.filter(user_id__in=users):
+        by_user.setdefault(found.user_id, []).append(found)
     shown = {}
     for seek in seeks:
         if seek.user_id is None:

@@ -55,6 +55,8 @@ def lobby_page(request: HttpRequest, error: ServiceError | None = None, status: 
         "clocks": presenting.clock_choices(str(posted.get("clock", ""))),
         "seats": presenting.seat_choices(str(posted.get("seat", ""))),
         "rated": posted.get("mode") == "rated",
+        "rating_min": posted.get("rating_min", ""),
+        "rating_max": posted.get("rating_max", ""),
         "now_playing": presenting.now_playing(),
         "errors": presenting.errors_by_field(error.message, error.field) if error else {},
     }
@@ -79,6 +81,15 @@ def posted_options(data: QueryDict, kind: str) -> dict[str, Any]:
     return options
 
 
+def posted_number(data: QueryDict, name: str) -> int | None:
+    text = str(data.get(name, "")).strip()
+    if not text:
+        return None
+    if not text.isdigit() or int(text) > 4000:
+        raise ServiceError("bad_option", "A rating is a whole number from 0 to 4000.", field="rating")
+    return int(text)
+
+
 def posted_clock(text: str) -> dict[str, Any]:
     try:
         return clock_rules.parse_label(text).to_json()
@@ -98,6 +109,7 @@ def create_seek(request: HttpRequest) -> HttpResponse:
             clock=posted_clock(data.get("clock", "")),
             rated=data.get("mode") == "rated",
             seat=data.get("seat", "random"),
+            rating_range=(posted_number(data, "rating_min"), posted_number(data, "rating_max")),
         )
     except ServiceError as exc:
         return lobby_page(request, exc, status=429 if exc.status == 429 else 400)

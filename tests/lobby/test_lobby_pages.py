@@ -103,3 +103,23 @@ def test_the_home_page_links_to_the_lobby(client: Client) -> None:
 def test_bad_clock_text_is_refused_beside_the_field(settings: Any) -> None:
     answer = visitor().post("/lobby/seeks", {"game": "tictactoe", "clock": "99d"})
     assert answer.status_code == 400 and "seek-form__error" in answer.content.decode()
+
+
+def test_a_rating_range_from_an_anonymous_player_is_refused_beside_the_field() -> None:
+    answer = visitor().post("/lobby/seeks", {"game": "tictactoe", "clock": "3+2", "rating_min": "1400"})
+    page = answer.content.decode()
+    assert answer.status_code == 400
+    assert (
+        "A rating range is for accounts" in page
+        and 'name="rating_min" min="0" max="4000" value="1400"' in page
+    )
+    assert not Seek.objects.exists()
+
+
+def test_the_admin_lists_seeks_and_pool_entries(client: Client) -> None:
+    User.objects.create_superuser("root", password="a-long-pass-phrase")
+    client.login(username="root", password="a-long-pass-phrase")
+    visitor().post("/lobby/seeks", {"game": "tictactoe", "clock": "3+2"})
+    visitor().post("/lobby/pairing", {"game": "tictactoe", "clock": "1+0"})
+    assert "tictactoe" in client.get("/admin/lobby/seek/").content.decode()
+    assert "tictactoe:1+0" in client.get("/admin/lobby/poolentry/").content.decode()

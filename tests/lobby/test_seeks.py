@@ -14,6 +14,7 @@ from django.utils import timezone
 from games.models import Game
 from games.services.moves import Actor, ServiceError, play_move
 from lobby import changes
+from lobby import rating as lobby_rating
 from lobby import services as lobby
 from lobby.models import Seek
 
@@ -211,3 +212,19 @@ def test_sixteen_accepts_at_once_make_one_game_on_postgresql(settings: Any) -> N
     settings.RATE_LIMIT_CREATE = "1000/minute"
     results, games = race(16)
     assert results == ["ok"] + ["seek_gone"] * 15 and games == 1
+
+
+def test_a_rating_range_is_for_accounts_and_keeps_others_out(monkeypatch: pytest.MonkeyPatch) -> None:
+    err = refusal(lobby.create_seek, browser("a"), "tictactoe", clock=BLITZ, rating_range=(1400, None))
+    assert (err.code, err.status) == ("range_needs_account", 403)
+    alice = account("alice")
+    err = refusal(lobby.create_seek, alice, "tictactoe", clock=BLITZ, rating_range=(1600, 1400))
+    assert err.code == "bad_option" and err.field == "rating"
+    made = lobby.create_seek(alice, "tictactoe", clock=BLITZ, rating_range=(1400, 1600))
+    assert refusal(lobby.accept_seek, made.seek.pk, browser("anon")).code == "out_of_range"
+    strong = account("strong")
+    monkeypatch.setattr(lobby_rating, "rating_of", lambda user, kind, control: 1700.0)
+    err = refusal(lobby.accept_seek, made.seek.pk, strong)
+    assert (err.code, err.status) == ("out_of_range", 403)
+    monkeypatch.setattr(lobby_rating, "rating_of", lambda user, kind, control: 1500.0)
+    assert lobby.accept_seek(made.seek.pk, strong).game.pk
