@@ -8,6 +8,7 @@ import asyncio
 import json
 import logging
 import threading
+from collections import Counter
 from typing import Any
 from urllib.parse import parse_qs
 
@@ -20,7 +21,7 @@ from django.db import close_old_connections
 from django.urls import reverse
 
 from games.presenting import audiences
-from games.services import players
+from games.services import players, ratelimit
 from games.services.moves import ServiceError
 from lobby import pool, presenting, services
 from lobby.models import Seek
@@ -94,6 +95,31 @@ def sweep_all() -> None:
 
 
 _sweeper: asyncio.Task[None] | None = None
+# Lobby sockets open per client address in this process (at most WS_MAX_PER_CLIENT, as for games).
+open_sockets: Counter[str] = Counter()
+TOO_MANY_SOCKETS = 4429
+
+
+class Counted(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels is untyped
+    """A lobby socket counted against its client's ``WS_MAX_PER_CLIENT``."""
+
+    address: str | None = None
+
+    async def admitted(self) -> bool:
+        address = ratelimit.scope_address(self.scope)
+        if open_sockets[address] >= settings.WS_MAX_PER_CLIENT:
+            await self.close(code=TOO_MANY_SOCKETS)
+            return False
+        self.address = address
+        open_sockets[address] += 1
+        return True
+
+    def uncount(self) -> None:
+        if self.address is not None:
+            open_sockets[self.address] -= 1
+            if open_sockets[self.address] <= 0:
+                del open_sockets[self.address]
+            self.address = None
 
 
 async def sweeping() -> None:
@@ -105,19 +131,28 @@ async def sweeping() -> None:
             log.exception("lobby sweep failed")
 
 
-class LobbyConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels is untyped
+class LobbyConsumer(Counted):
     """A lobby page's socket: receives the live part whenever it changes; sends nothing."""
 
     async def connect(self) -> None:
         global _sweeper
-        await self.channel_layer.group_add(GROUP, self.channel_name)
+        if not await self.admitted():
+            return
+        try:
+            await self.channel_layer.group_add(GROUP, self.channel_name)
+        except Exception:  # the layer is down: the page still gets the list as it is now
+            log.warning("could not join the lobby group", exc_info=True)
         await self.accept()
         if _sweeper is None or _sweeper.done():  # one sweeper per process, while pages are open
             _sweeper = asyncio.get_running_loop().create_task(sweeping())
         await self.send(text_data=await database_sync_to_async(rendering)())
 
     async def disconnect(self, code: int) -> None:
-        await self.channel_layer.group_discard(GROUP, self.channel_name)
+        self.uncount()
+        try:
+            await self.channel_layer.group_discard(GROUP, self.channel_name)
+        except Exception:  # the layer is down: the entry expires there by itself
+            log.warning("could not leave the lobby group", exc_info=True)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         """Frames from the page are ignored (htmx's ws extension may send none)."""
@@ -165,7 +200,7 @@ def seek_of(query: bytes) -> int | None:
     return int(values[0]) if values and values[0].isdigit() else None
 
 
-class WaitConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels is untyped
+class WaitConsumer(Counted):
     """A waiting page's socket: it holds the seek (or the pool place) while it is open, and
     tells the page where to go once there is a game. When it closes, nothing keeps the seek
     alive: the sweep cancels it ``SEEK_ALIVE`` seconds later."""
@@ -173,6 +208,8 @@ class WaitConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels is
     task: asyncio.Task[None] | None = None
 
     async def connect(self) -> None:
+        if not await self.admitted():
+            return
         await self.accept()
         session = self.scope.get("session")
         player = await database_sync_to_async(players.identify)(session) if session is not None else None
@@ -192,6 +229,7 @@ class WaitConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels is
             await asyncio.sleep(WAIT_LOOK)
 
     async def disconnect(self, code: int) -> None:
+        self.uncount()
         if self.task is not None:
             self.task.cancel()
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 from channels.db import database_sync_to_async
@@ -116,3 +117,15 @@ async def test_a_pool_waiting_page_moves_when_paired() -> None:
     game = await database_sync_to_async(Game.objects.get)()
     assert json.loads(await comm.receive_from(timeout=5)) == {"go": f"/games/{game.pk}/"}
     await comm.disconnect()
+
+
+async def test_lobby_sockets_per_client_are_capped(settings: Any) -> None:
+    settings.WS_MAX_PER_CLIENT = 2
+    pages = [WebsocketCommunicator(application, "/ws/lobby/", headers=HEADERS) for _ in range(3)]
+    opened = [(await page.connect(timeout=5))[0] for page in pages]
+    assert opened == [True, True, False]
+    await pages[0].disconnect()
+    again = WebsocketCommunicator(application, "/ws/lobby/", headers=HEADERS)
+    assert (await again.connect(timeout=5))[0]
+    for page in (pages[1], again):
+        await page.disconnect()
