@@ -23,6 +23,7 @@ from games.live import push, recovery  # noqa: E402
 from games.live.origin import SameOriginValidator  # noqa: E402
 from games.live.routing import websocket_urlpatterns  # noqa: E402
 from games.runner.turns import runner  # noqa: E402
+from lobby.routing import websocket_urlpatterns as lobby_routes  # noqa: E402
 
 
 def bind_running_loop() -> None:
@@ -70,7 +71,8 @@ class BindRunner:
 # The session only, loaded lazily (the consumer caches its player id): Channels' auth
 # middleware would read the user from the database on every connect, on the one thread
 # that serves synchronous views.
-websockets = SessionMiddlewareStack(URLRouter(websocket_urlpatterns))
+# The lobby's socket first: games' routes end with a catch-all refusal.
+websockets = SessionMiddlewareStack(URLRouter([*lobby_routes, *websocket_urlpatterns]))
 
 application = BindRunner(
     ProtocolTypeRouter(

@@ -73,6 +73,7 @@ INSTALLED_APPS = [
     "allauth.account",
     "accounts",
     "ratings",  # Glicko-2 per game and speed, for rated games between accounts
+    "lobby",  # open seeks and quick pairing: strangers meet
 ]
 
 MIDDLEWARE = [
@@ -304,6 +305,14 @@ check_heartbeat(SEAT_HEARTBEAT, SEAT_LOST_AFTER)
 # its days.
 CLOCK_SWEEP = env_float("CLOCK_SWEEP", 1.0)
 CLOCK_FIRST_MOVE = env_float("CLOCK_FIRST_MOVE", 30.0)
+
+# The lobby (docs/architecture.md, "The lobby"). A real-time seek lives while its page (or its API client)
+# asks for it at least every SEEK_ALIVE seconds, and a pool entry while its player waits;
+# one player has at most LOBBY_MAX_SEEKS open seeks; POST /api/v1/pairing waits at most
+# PAIRING_WAIT seconds before answering 204 (ask again).
+SEEK_ALIVE = env_float("SEEK_ALIVE", 10.0)
+LOBBY_MAX_SEEKS = int(env_float("LOBBY_MAX_SEEKS", 3))
+PAIRING_WAIT = env_float("PAIRING_WAIT", 10.0)
 API_MAX_BODY = 4 * 1024
 API_MAX_RECORD = 64 * 1024
 

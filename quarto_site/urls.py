@@ -2,6 +2,7 @@ from django.contrib import admin
 from django.urls import include, path, re_path
 
 import accounts.api  # noqa: F401  (mounts the account routes on the API before its URLs are read)
+import lobby.api  # noqa: F401  (the same for the lobby routes)
 import ratings.api  # noqa: F401  (the same for the ratings routes)
 from games.api.endpoints import api, bad_request, not_found
 
@@ -16,5 +17,6 @@ urlpatterns = [
     path("accounts/", include("allauth.urls")),
     path("", include("accounts.urls")),
     path("", include("ratings.urls")),
+    path("", include("lobby.urls")),
     path("", include("games.web.urls")),
 ]

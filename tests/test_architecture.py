@@ -533,3 +533,54 @@ def test_the_rating_arithmetic_is_pure() -> None:
     path = ROOT / "ratings" / "glicko2.py"
     for imported in imported_modules(path):
         assert top(imported) in STDLIB, f"glicko2.py imports {imported}"
+
+
+# -- the lobby: above games, accounts and ratings (none of them imports it) ---------------
+
+LOBBY = ROOT / "lobby"
+# What the lobby may use of games: models, services (create and join the game), events,
+# the catalog, the clocks' rules, the engine's option errors; its API routes mount on
+# games' API object; its pages reuse the presenting layer's counts.
+LOBBY_USES = (
+    "games.models",
+    "games.services",
+    "games.events",
+    "games.identity",
+    "games.catalog",
+    "games.clocks",
+    "games.engine",
+    "games.api.plumbing",
+    "games.api.schemas",
+    "games.presenting",
+)
+
+
+@pytest.mark.parametrize("path", python_files(LOBBY), ids=lambda p: str(p.relative_to(ROOT)))
+def test_lobby_uses_only_public_names_of_games_below_the_doors(path: Path) -> None:
+    for module, name in imported_names(path):
+        if top(module) != "games":
+            continue
+        full = f"{module}.{name}" if name else module
+        assert not any(part.startswith("_") for part in full.split(".")), f"{path.name} imports {full}"
+        assert full.startswith(LOBBY_USES) or module in LOBBY_USES, f"{path.name} imports {full}"
+
+
+@pytest.mark.parametrize("path", python_files(LOBBY), ids=lambda p: str(p.relative_to(ROOT)))
+def test_lobby_imports_no_private_name_of_accounts_or_ratings(path: Path) -> None:
+    for module, name in imported_names(path):
+        if top(module) in ("accounts", "ratings", "lobby"):
+            assert not name.startswith("_"), f"{path.name} imports {module}.{name}"
+
+
+@pytest.mark.parametrize(
+    "path", [*python_files(ACCOUNTS), *python_files(RATINGS)], ids=lambda p: str(p.relative_to(ROOT))
+)
+def test_accounts_and_ratings_never_import_the_lobby(path: Path) -> None:
+    assert [m for m in imported_modules(path) if top(m) == "lobby"] == []
+
+
+def test_the_lobby_guard_catches_a_door_or_a_private_name(tmp_path: Path) -> None:
+    bad = tmp_path / "mod.py"
+    bad.write_text("from games.web import views\nfrom games.services.moves import _person_seat\n")
+    with pytest.raises(AssertionError):
+        test_lobby_uses_only_public_names_of_games_below_the_doors(bad)

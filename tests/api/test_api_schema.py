@@ -28,6 +28,10 @@ PATHS = {
     "/api/v1/account/tokens/{name}": {"delete"},
     "/api/v1/users/{username}": {"get"},
     "/api/v1/leaderboards/{game}/{speed}": {"get"},
+    "/api/v1/seeks": {"get", "post"},
+    "/api/v1/seeks/{seek_id}": {"get", "delete"},
+    "/api/v1/seeks/{seek_id}/accept": {"post"},
+    "/api/v1/pairing": {"post"},
 }
 
 

@@ -76,6 +76,7 @@ def test_no_serious_violation_on_any_page(server: str, finished: int, sized: Any
         "replay": f"/games/{finished}/replay?ply=20",
         "review": f"/games/{finished}/review",
         "history": "/games/history",
+        "lobby": "/lobby/",
     }
     for name, path in pages.items():
         sized.goto(server + path)

@@ -1,0 +1,303 @@
+"""Seeks: made, listed, accepted (the game is created through games' services), cancelled.
+
+Accepting locks the seek's row in the transaction that creates the game, so of two
+accepts of one seek exactly one creates a game and the other is told ``seek_gone``.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from games import catalog
+from games import clocks as clock_rules
+from games.engine import OptionError
+from games.models import Game, Seat, hash_token
+from games.services import moves, ratelimit
+from games.services.moves import ServiceError
+from lobby import changes, rating
+from lobby.models import Seek
+from lobby.seekers import Who
+from ratings.models import Rating
+
+SEATS = ("first", "second", "random")
+NEW_RATING = "1500?"  # an account before its first rated game at this game and speed
+
+
+@dataclass(frozen=True)
+class Made:
+    seek: Seek
+    token: str  # the seeker's secret: asks for the seek, and holds its seat once taken
+
+
+@dataclass(frozen=True)
+class Accepted:
+    game: Game
+    seat: int
+    token: str | None  # the accepter's seat token (API clients)
+
+
+def count_created(address: str) -> None:
+    """A seek or an accept counts as a game created (``RATE_LIMIT_CREATE``, as the pages' new game)."""
+    wait = ratelimit.check("create", address, "RATE_LIMIT_CREATE") if address else 0
+    if wait:
+        raise ServiceError(
+            "rate_limited", f"You are starting games too fast: try again in {wait} s.", 429, retry_after=wait
+        )
+
+
+def clean_game(kind: object, options: object) -> tuple[str, dict[str, Any]]:
+    """The game's kind and its checked options, for two players; a refusal otherwise."""
+    if not isinstance(kind, str) or kind not in catalog.CATALOG:
+        known = ", ".join(catalog.CATALOG)
+        raise ServiceError("unknown_game", f"Unknown game {kind!r}; known: {known}.", field="game")
+    if options is not None and not isinstance(options, Mapping):
+        raise ServiceError(
+            "bad_option", "The options are an object of option names and values.", field="options"
+        )
+    spec = catalog.get(kind)
+    try:
+        clean = spec.rules.clean_options(options or {})
+    except OptionError as exc:
+        raise ServiceError(exc.code, exc.message, field=exc.option) from exc
+    if spec.rules.new_state(clean).num_players != 2:
+        raise ServiceError("bad_option", "A seek is for two players.", field="options")
+    return kind, clean
+
+
+def clean_clock(clock: object) -> clock_rules.TimeControl:
+    if clock is not None and not isinstance(clock, Mapping):
+        raise ServiceError("bad_clock", clock_rules.SHAPE, field="clock")
+    try:
+        return clock_rules.parse(clock)
+    except clock_rules.ClockError as exc:
+        raise ServiceError(exc.code, exc.message, field="clock") from exc
+
+
+def mine(who: Who) -> Q:
+    """The seeks ``who`` made: by its player id (browser or account), else by its address."""
+    if who.player_id:
+        return Q(player_id=who.player_id)
+    if who.client:
+        return Q(client=who.client, player_id="")
+    return Q(pk__in=[])
+
+
+def create_seek(
+    who: Who,
+    kind: object,
+    options: object = None,
+    *,
+    clock: object = None,
+    rated: bool = False,
+    seat: str = "random",
+    rating_range: tuple[int | None, int | None] = (None, None),
+) -> Made:
+    kind, clean = clean_game(kind, options)
+    control = clean_clock(clock)
+    if seat not in SEATS:
+        raise ServiceError("bad_option", f"seat must be one of {', '.join(SEATS)}.", field="seat")
+    if rated and not who.is_account:
+        raise ServiceError("rated_needs_account", "Rated games are between accounts: log in first.", 403)
+    if rated and not control.runs:
+        raise ServiceError("rated_needs_clock", "A rated game needs a clock.", field="clock")
+    low, high = rating_range
+    if (low is not None or high is not None) and not who.is_account:
+        raise ServiceError(
+            "range_needs_account", "A rating range is for accounts: log in first.", 403, field="rating"
+        )
+    if low is not None and high is not None and low > high:
+        raise ServiceError("bad_option", "The rating range's low end is above its high end.", field="rating")
+    limit = settings.LOBBY_MAX_SEEKS
+    if Seek.objects.filter(mine(who), status=Seek.Status.OPEN).count() >= limit:
+        raise ServiceError("too_many_seeks", f"You have {limit} open seeks already: cancel one first.", 409)
+    count_created(who.address)
+    token = secrets.token_urlsafe(24)
+    seek = Seek.objects.create(
+        kind=kind,
+        options=clean,
+        clock=control.to_json(),
+        rated=rated,
+        seat=seat,
+        rating_min=low,
+        rating_max=high,
+        player_id=who.player_id or "",
+        user=who.user,
+        token_hash=hash_token(token),
+        client=who.client,
+        bot=who.bot,
+        last_seen=timezone.now(),
+    )
+    changes.changed()
+    return Made(seek, token)
+
+
+def is_seeker(seek: Seek, who: Who) -> bool:
+    if who.player_id and seek.player_id == who.player_id:
+        return True
+    if who.user is not None and seek.user_id == who.user.pk:
+        return True
+    return bool(who.token) and secrets.compare_digest(seek.token_hash, hash_token(who.token or ""))
+
+
+def get_seek(seek_id: int) -> Seek:
+    try:
+        return Seek.objects.get(pk=seek_id)
+    except Seek.DoesNotExist:
+        raise ServiceError("not_found", f"There is no seek {seek_id}.", 404) from None
+
+
+def locked_seek(seek_id: int) -> Seek:
+    try:
+        return Seek.objects.select_for_update().get(pk=seek_id)
+    except Seek.DoesNotExist:
+        raise ServiceError("not_found", f"There is no seek {seek_id}.", 404) from None
+
+
+def seek_gone(seek: Seek) -> ServiceError:
+    said = "taken" if seek.status == Seek.Status.TAKEN else "cancelled"
+    return ServiceError("seek_gone", f"That seek was {said}: pick another one.", 409)
+
+
+def accept_seek(seek_id: int, who: Who, rng: random.Random | None = None) -> Accepted:
+    """Take a seek: the game is created with the seeker in its seat and ``who`` in the other."""
+    with transaction.atomic():
+        seek = locked_seek(seek_id)
+        if seek.status != Seek.Status.OPEN:
+            raise seek_gone(seek)
+        if is_seeker(seek, who):
+            raise ServiceError("own_seek", "That is your own seek: wait for someone to accept it.", 409)
+        if seek.rated and not who.is_account:
+            raise ServiceError("rated_needs_account", "This seek is rated: log in to accept it.", 403)
+        if not in_range(seek, who):
+            low, high = seek.rating_min or 0, seek.rating_max or "any"
+            raise ServiceError(
+                "out_of_range", f"This seek is for players rated {low} to {high} in this game and speed.", 403
+            )
+        if not who.player_id and not who.api:
+            raise ServiceError("no_player", "Accepting needs a browser session or an API client.", 400)
+        count_created(who.address)
+        created = moves.create_game(
+            seek.kind,
+            seek.options,
+            opponent="human",
+            seat=seek.seat,
+            player_id=seek.player_id or None,
+            clock=seek.clock,
+            rated=seek.rated,
+            rng=rng,
+        )
+        game = created.game
+        seeker = created.seat if created.seat is not None else 0
+        if seek.token_hash:  # the seek's secret holds the seeker's seat
+            Seat.objects.filter(game=game, index=seeker).update(token_hash=seek.token_hash)
+        seat, token = moves.join_game(
+            game.pk, invite=game.invite_code, player_id=who.player_id, with_token=who.api
+        )
+        seek.status = Seek.Status.TAKEN
+        seek.game = game
+        seek.save(update_fields=["status", "game"])
+        changes.changed()
+    return Accepted(game, seat, token)
+
+
+def in_range(seek: Seek, who: Who) -> bool:
+    """Whether ``who`` fits the seek's rating range (anonymous players fit only a seek without one)."""
+    if seek.rating_min is None and seek.rating_max is None:
+        return True
+    value = rating.rating_of(who.user, seek.kind, clock_rules.parse(seek.clock))
+    if value is None:
+        return False
+    return (seek.rating_min is None or value >= seek.rating_min) and (
+        seek.rating_max is None or value <= seek.rating_max
+    )
+
+
+def cancel_seek(seek_id: int, who: Who) -> Seek:
+    """The seeker withdraws an open seek (a taken one stays taken: ``seek_gone``)."""
+    with transaction.atomic():
+        seek = locked_seek(seek_id)
+        if not is_seeker(seek, who):
+            raise ServiceError("not_your_seek", "Only the seeker can cancel a seek.", 403)
+        if seek.status == Seek.Status.TAKEN:
+            raise seek_gone(seek)
+        if seek.status == Seek.Status.OPEN:
+            seek.status = Seek.Status.CANCELLED
+            seek.save(update_fields=["status"])
+            changes.changed()
+    return seek
+
+
+def keep_alive(seek: Seek, now: datetime | None = None) -> None:
+    """The seeker still waits (its page or API client asked): the sweep leaves the seek."""
+    if seek.status == Seek.Status.OPEN:
+        seek.last_seen = now or timezone.now()
+        Seek.objects.filter(pk=seek.pk).update(last_seen=seek.last_seen)
+
+
+def lasts(seek: Seek) -> bool:
+    """A correspondence seek is not tied to a page: it lasts until taken or cancelled."""
+    return clock_rules.parse(seek.clock).correspondence
+
+
+def sweep(now: datetime | None = None) -> int:
+    """Cancel the real-time and unlimited seeks nobody asked for in ``SEEK_ALIVE`` seconds."""
+    cutoff = (now or timezone.now()) - timedelta(seconds=settings.SEEK_ALIVE)
+    stale = [s.pk for s in Seek.objects.filter(status=Seek.Status.OPEN, last_seen__lt=cutoff) if not lasts(s)]
+    if not stale:
+        return 0
+    with transaction.atomic():
+        count = Seek.objects.filter(pk__in=stale, status=Seek.Status.OPEN).update(
+            status=Seek.Status.CANCELLED
+        )
+        if count:
+            changes.changed()
+    return count
+
+
+def open_seeks(kind: str | None = None, limit: int = 100) -> list[Seek]:
+    """The open seeks, newest first (``kind`` filters), after the sweep."""
+    sweep()
+    rows = Seek.objects.filter(status=Seek.Status.OPEN).select_related("user")
+    if kind:
+        rows = rows.filter(kind=kind)
+    return list(rows[:limit])
+
+
+def ratings_shown(seeks: list[Seek]) -> dict[int, str]:
+    """Each account's seek's rating as shown ("1512", "1500?" while provisional), by seek id."""
+    by_user: dict[int, list[Rating]] = {}
+    users = {seek.user_id for seek in seeks if seek.user_id}
+    for found in Rating.objects.filter(user_id__in=users):
+        by_user.setdefault(found.user_id, []).append(found)
+    shown = {}
+    for seek in seeks:
+        if seek.user_id is None:
+            continue
+        speed = clock_rules.parse(seek.clock).speed
+        row = next(
+            (r for r in by_user.get(seek.user_id, []) if r.kind == seek.kind and r.speed == speed), None
+        )
+        shown[seek.pk] = row.shown if row else NEW_RATING
+    return shown
+
+
+def seeker_seat(seek: Seek) -> int | None:
+    """The seeker's seat in the game made from a taken seek."""
+    if seek.game_id is None:
+        return None
+    seats = Seat.objects.filter(game_id=seek.game_id)
+    held = seats.filter(token_hash=seek.token_hash) if seek.token_hash else seats.none()
+    if not held.exists() and seek.player_id:
+        held = seats.filter(player_id=seek.player_id)
+    first = held.order_by("index").first()
+    return first.index if first else None

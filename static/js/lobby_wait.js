@@ -1,0 +1,23 @@
+// The waiting page: its socket holds the seek (or the place in the pool) while the page is
+// open and says where to go once there is a game. Without JavaScript the page refreshes
+// itself instead; if the socket closes, the page reloads (and opens a new one).
+(function () {
+  "use strict";
+  document.addEventListener("DOMContentLoaded", function () {
+    var main = document.querySelector("[data-socket-path]");
+    if (!main) return;
+    var scheme = location.protocol === "https:" ? "wss://" : "ws://";
+    var socket = new WebSocket(scheme + location.host + main.getAttribute("data-socket-path"));
+    var leaving = false;
+    socket.addEventListener("open", function () { document.body.dataset.socket = "open"; });
+    socket.addEventListener("message", function (event) {
+      var news = JSON.parse(event.data);
+      if (news.go) { leaving = true; location.assign(news.go); }
+    });
+    socket.addEventListener("close", function () {
+      document.body.dataset.socket = "closed";
+      if (!leaving) setTimeout(function () { location.reload(); }, 1000 * Number(main.getAttribute("data-refresh") || 2));
+    });
+    window.addEventListener("pagehide", function () { leaving = true; });
+  });
+})();

@@ -1,0 +1,30 @@
+"""Players for the lobby's tests: browsers, accounts, API clients."""
+
+from __future__ import annotations
+
+import secrets
+
+from django.contrib.auth.models import User
+
+from accounts import services as accounts
+from lobby.seekers import Who, of_account
+
+BLITZ = {"initial": 180, "increment": 2}
+
+
+def browser(name: str = "") -> Who:
+    return Who(player_id=name or secrets.token_hex(8), address=f"10.0.0.{len(name) % 250}")
+
+
+def account(name: str, *, bot: bool = False) -> Who:
+    user = User.objects.create_user(name, password="a-long-pass-phrase")
+    row = accounts.account_of(user)
+    assert row is not None
+    if bot:
+        row.bot = True
+        row.save()
+    return of_account(row, address="10.1.0.1")
+
+
+def api_client(token: str | None = None) -> Who:
+    return Who(api=True, token=token, address="10.2.0.1")

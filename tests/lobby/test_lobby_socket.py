@@ -1,0 +1,131 @@
+"""The lobby's socket: the current list on connect, and each change pushed to every page."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.conf import settings
+from django.test import Client
+
+from games.models import Game
+from lobby import presenting
+from lobby import services as lobby
+from lobby.models import Seek
+from quarto_site.asgi import application
+
+from .helpers import browser
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.backends]
+
+HEADERS = [(b"origin", b"http://localhost"), (b"host", b"localhost")]
+
+
+async def test_every_lobby_page_gets_the_list_on_connect_and_after_a_change() -> None:
+    pages = [WebsocketCommunicator(application, "/ws/lobby/", headers=HEADERS) for _ in range(2)]
+    for page in pages:
+        connected, _ = await page.connect(timeout=5)
+        assert connected
+        first = await page.receive_from(timeout=5)
+        assert 'id="lobby-seek-list"' in first and "No open games" in first
+    made = await database_sync_to_async(lobby.create_seek)(browser("alice"), "tictactoe")
+    for page in pages:
+        pushed = await page.receive_from(timeout=5)
+        assert (
+            f'data-seek="{made.seek.pk}"' in pushed and 'hx-swap-oob="outerHTML:#lobby-seek-list"' in pushed
+        )
+        assert 'id="lobby-pools-table"' in pushed
+    late = WebsocketCommunicator(application, "/ws/lobby/", headers=HEADERS)
+    await late.connect(timeout=5)
+    assert f'data-seek="{made.seek.pk}"' in await late.receive_from(timeout=5)
+    for page in [*pages, late]:
+        await page.disconnect()
+
+
+async def test_a_burst_of_changes_is_one_rendering(monkeypatch: pytest.MonkeyPatch) -> None:
+    page = WebsocketCommunicator(application, "/ws/lobby/", headers=HEADERS)
+    await page.connect(timeout=5)
+    await page.receive_from(timeout=5)
+    rendered: list[int] = []
+    real = presenting.render_live
+
+    def counting() -> str:
+        rendered.append(1)
+        return real()
+
+    monkeypatch.setattr(presenting, "render_live", counting)
+    for name in ("a", "bb", "ccc"):
+        await database_sync_to_async(lobby.create_seek)(browser(name), "tictactoe")
+    pushed = await page.receive_from(timeout=5)
+    assert pushed.count("data-seek=") == 3 and rendered == [1]
+    assert await page.receive_nothing(timeout=0.5)
+    await page.disconnect()
+
+
+def visitor_cookie(client: Client) -> str:
+    client.get("/lobby/")
+    return str(client.cookies[settings.SESSION_COOKIE_NAME].value)
+
+
+async def waiting_socket(path: str, cookie: str) -> WebsocketCommunicator:
+    session = f"{settings.SESSION_COOKIE_NAME}={cookie}".encode()
+    comm = WebsocketCommunicator(application, path, headers=[*HEADERS, (b"cookie", session)])
+    connected, _ = await comm.connect(timeout=5)
+    assert connected
+    return comm
+
+
+async def test_the_waiting_pages_socket_holds_the_seek_and_moves_the_page_to_the_game() -> None:
+    alice, bob = Client(), Client()
+    cookie = await database_sync_to_async(visitor_cookie)(alice)
+    await database_sync_to_async(alice.post)("/lobby/seeks", {"game": "tictactoe", "clock": "3+2"})
+    seek = await database_sync_to_async(Seek.objects.get)()
+    before = seek.last_seen
+    comm = await waiting_socket(f"/ws/lobby/wait/?seek={seek.pk}", cookie)
+    assert await comm.receive_nothing(timeout=0.3)
+    await database_sync_to_async(seek.refresh_from_db)()
+    assert seek.last_seen > before, "the open socket keeps the seek alive"
+    await database_sync_to_async(bob.post)(f"/lobby/seeks/{seek.pk}/accept")
+    game = await database_sync_to_async(Game.objects.get)()
+    assert json.loads(await comm.receive_from(timeout=5)) == {"go": f"/games/{game.pk}/"}
+    await comm.disconnect()
+
+
+async def test_someone_elses_seek_sends_the_page_back_to_the_lobby() -> None:
+    alice, bob = Client(), Client()
+    await database_sync_to_async(visitor_cookie)(alice)
+    await database_sync_to_async(alice.post)("/lobby/seeks", {"game": "tictactoe", "clock": "3+2"})
+    seek = await database_sync_to_async(Seek.objects.get)()
+    comm = await waiting_socket(
+        f"/ws/lobby/wait/?seek={seek.pk}", await database_sync_to_async(visitor_cookie)(bob)
+    )
+    assert json.loads(await comm.receive_from(timeout=5)) == {"go": "/lobby/"}
+    await comm.disconnect()
+
+
+async def test_a_pool_waiting_page_moves_when_paired() -> None:
+    alice, bob = Client(), Client()
+    cookie = await database_sync_to_async(visitor_cookie)(alice)
+    await database_sync_to_async(alice.post)("/lobby/pairing", {"game": "tictactoe", "clock": "1+0"})
+    comm = await waiting_socket("/ws/lobby/wait/", cookie)
+    assert await comm.receive_nothing(timeout=0.3)
+    await database_sync_to_async(visitor_cookie)(bob)
+    await database_sync_to_async(bob.post)("/lobby/pairing", {"game": "tictactoe", "clock": "1+0"})
+    game = await database_sync_to_async(Game.objects.get)()
+    assert json.loads(await comm.receive_from(timeout=5)) == {"go": f"/games/{game.pk}/"}
+    await comm.disconnect()
+
+
+async def test_lobby_sockets_per_client_are_capped(settings: Any) -> None:
+    settings.WS_MAX_PER_CLIENT = 2
+    pages = [WebsocketCommunicator(application, "/ws/lobby/", headers=HEADERS) for _ in range(3)]
+    opened = [(await page.connect(timeout=5))[0] for page in pages]
+    assert opened == [True, True, False]
+    await pages[0].disconnect()
+    again = WebsocketCommunicator(application, "/ws/lobby/", headers=HEADERS)
+    assert (await again.connect(timeout=5))[0]
+    for page in (pages[1], again):
+        await page.disconnect()
