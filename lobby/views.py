@@ -25,7 +25,9 @@ WAIT_REFRESH = 2
 
 
 def who(request: HttpRequest) -> Who:
-    return of_browser(request.session, request.user, ratelimit.request_address(request))
+    """The visitor; a player id is made for a browser that acts (posts) and has none yet."""
+    address = ratelimit.request_address(request)
+    return of_browser(request.session, request.user, address, create=request.method == "POST")
 
 
 def game_url(game_id: int) -> str:

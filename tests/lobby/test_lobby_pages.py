@@ -123,3 +123,7 @@ def test_the_admin_lists_seeks_and_pool_entries(client: Client) -> None:
     visitor().post("/lobby/pairing", {"game": "tictactoe", "clock": "1+0"})
     assert "tictactoe" in client.get("/admin/lobby/seek/").content.decode()
     assert "tictactoe:1+0" in client.get("/admin/lobby/poolentry/").content.decode()
+
+
+def test_looking_at_the_lobby_makes_no_session(settings: Any) -> None:
+    assert settings.SESSION_COOKIE_NAME not in Client().get("/lobby/").cookies
