@@ -181,6 +181,7 @@ def wait(request: HttpRequest) -> HttpResponse:
             "seek": seek,
             "title": catalog.get(seek.kind).title,
             "time_control": clock_rules.parse(seek.clock).label,
+            "lasts": services.lasts(seek),
         }
     else:
         waiting = pool.status(player)
