@@ -42,13 +42,13 @@ def of_account(account: Account | None, **kwargs: Any) -> Who:
     return Who(player_id=account.player_id, user=account.user, bot=account.bot, **kwargs)
 
 
-def of_browser(session: SessionBase, user: Any, address: str) -> Who:
-    """A page's visitor: the logged-in account, else the browser's own player id (made now)."""
+def of_browser(session: SessionBase, user: Any, address: str, *, create: bool = True) -> Who:
+    """A page's visitor: the logged-in account, else the browser's own player id (made now
+    when ``create``: a page that only shows makes none)."""
     account = accounts.account_of(user)
     if account is not None and account.in_good_standing:
-        players.player_id(session, create=True)
         return of_account(account, address=address)
-    return Who(player_id=players.player_id(session, create=True), address=address)
+    return Who(player_id=players.player_id(session, create=create), address=address)
 
 
 def of_token(token: str | None, address: str) -> Who:

@@ -25,7 +25,9 @@ WAIT_REFRESH = 2
 
 
 def who(request: HttpRequest) -> Who:
-    return of_browser(request.session, request.user, ratelimit.request_address(request))
+    """The visitor; a player id is made for a browser that acts (posts) and has none yet."""
+    address = ratelimit.request_address(request)
+    return of_browser(request.session, request.user, address, create=request.method == "POST")
 
 
 def game_url(game_id: int) -> str:
@@ -179,6 +181,7 @@ def wait(request: HttpRequest) -> HttpResponse:
             "seek": seek,
             "title": catalog.get(seek.kind).title,
             "time_control": clock_rules.parse(seek.clock).label,
+            "lasts": services.lasts(seek),
         }
     else:
         waiting = pool.status(player)

@@ -123,3 +123,16 @@ def test_the_admin_lists_seeks_and_pool_entries(client: Client) -> None:
     visitor().post("/lobby/pairing", {"game": "tictactoe", "clock": "1+0"})
     assert "tictactoe" in client.get("/admin/lobby/seek/").content.decode()
     assert "tictactoe:1+0" in client.get("/admin/lobby/poolentry/").content.decode()
+
+
+def test_looking_at_the_lobby_makes_no_session(settings: Any) -> None:
+    assert settings.SESSION_COOKIE_NAME not in Client().get("/lobby/").cookies
+
+
+def test_a_correspondence_seek_is_said_to_last() -> None:
+    alice = visitor()
+    made = alice.post("/lobby/seeks", {"game": "tictactoe", "clock": "3d"})
+    page = alice.get(made["Location"]).content.decode()
+    assert "stays offered until someone accepts it" in page and "closing it cancels" not in page
+    blitz = alice.post("/lobby/seeks", {"game": "tictactoe", "clock": "3+2"})
+    assert "closing it cancels" in alice.get(blitz["Location"]).content.decode()

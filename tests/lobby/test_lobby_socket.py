@@ -66,7 +66,8 @@ async def test_a_burst_of_changes_is_one_rendering(monkeypatch: pytest.MonkeyPat
 
 
 def visitor_cookie(client: Client) -> str:
-    client.get("/lobby/")
+    """A browser that has acted in the lobby (a post: only acting makes a player id)."""
+    client.post("/lobby/pairing", {"leave": "1", "game": "tictactoe", "clock": "1+0"})
     return str(client.cookies[settings.SESSION_COOKIE_NAME].value)
 
 
