@@ -8,6 +8,8 @@ class LobbyConfig(AppConfig):
     def ready(self) -> None:
         """Push the lobby to its pages on every change. Django loads the models only after
         this module, so the listener is imported here, as Django documents."""
-        from lobby import changes, live
+        from games.presenting import front
+        from lobby import changes, live, presenting
 
         changes.subscribe(live.on_change)
+        front.add_section(presenting.home_section)

@@ -8,13 +8,15 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from django.http import HttpRequest
 from django.template.loader import render_to_string
 
 from games import catalog
 from games import clocks as clock_rules
 from games.models import Game
 from games.presenting import audiences, presence
-from lobby import pool, services
+from games.services import ratelimit
+from lobby import pool, seekers, services
 from lobby.models import Seek
 
 LIVE_TEMPLATE = "lobby/lobby.html#live"
@@ -134,3 +136,10 @@ def now_playing(limit: int = NOW_PLAYING) -> list[tuple[Game, int]]:
     watched = [(game, presence.counts(game.pk, [audiences.WATCH])[audiences.WATCH]) for game in games]
     watched.sort(key=lambda pair: -pair[1])
     return watched[:limit]
+
+
+def home_section(request: HttpRequest) -> str:
+    """The home page's quick-pairing grid and its ways to play (games' front-page hook)."""
+    who = seekers.of_browser(request.session, request.user, ratelimit.request_address(request), create=False)
+    waiting = pool.current_pool(who)
+    return render_to_string("lobby/_home.html", {"grid": pool_grid(waiting)}, request=request)

@@ -14,7 +14,7 @@ from django_htmx.http import HttpResponseClientRedirect
 from django_htmx.middleware import HtmxDetails
 
 from games.models import Game
-from games.presenting import downloads, presence, presenters, words
+from games.presenting import downloads, front, presence, presenters, words
 from games.presenting.audiences import rendering_for
 from games.runner import turns as ai_runner
 from games.services import abandonment, actions, clocks, names, players, policy, ratelimit
@@ -83,7 +83,7 @@ def _home(request: HttpRequest, error: services.ServiceError | None = None) -> H
     """The home page; after a refused new-game form, with that form as posted and its error."""
     games = newgame.game_cards(request.POST if error else None, error)
     recent = Game.objects.filter(seats__player_id=players.player_id(request.session) or "-").distinct()[:10]
-    context = {"games": games, "recent": recent}
+    context = {"games": games, "recent": recent, "sections": front.sections(request)}
     return render(request, "games/home.html", context, status=400 if error else 200)
 
 

@@ -136,3 +136,17 @@ def test_a_correspondence_seek_is_said_to_last() -> None:
     assert "stays offered until someone accepts it" in page and "closing it cancels" not in page
     blitz = alice.post("/lobby/seeks", {"game": "tictactoe", "clock": "3+2"})
     assert "closing it cancels" in alice.get(blitz["Location"]).content.decode()
+
+
+def test_the_home_page_opens_with_quick_pairing_and_the_ways_to_play(client: Client) -> None:
+    html = client.get("/").content.decode()
+    top = html[html.index('id="home-pairing-title"') : html.index('id="play-computer"')]
+    assert top.count('data-pool="') >= 4 * 5, "a game x time-control grid"
+    assert 'action="/lobby/pairing"' in top
+    for way in ("Create a game", "Play the computer", "Play a friend"):
+        assert way in top
+    assert "sessionid" not in client.cookies, "looking makes no session"
+    answer = client.post("/lobby/pairing", {"game": "tictactoe", "clock": "3+2"})
+    assert answer.status_code in (302, 303)
+    again = client.get("/").content.decode()
+    assert "waiting…" in again[again.index('id="home-pairing-title"') :]

@@ -35,7 +35,7 @@ def move(client: Client, game: Game, text: str) -> str:
 def test_home_lists_all_four_games(client: Client) -> None:
     html = client.get("/").content.decode()
     for title in ("Quarto", "Tic-tac-toe", "Connect-N", "Ultimate Tic-Tac-Toe"):
-        assert f">{title}</h2>" in html
+        assert f">{title}</h3>" in html
     assert 'name="gravity"' in html and 'name="players"' in html
 
 
