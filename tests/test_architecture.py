@@ -517,15 +517,23 @@ RATINGS_USES = (
 )
 
 
-@pytest.mark.parametrize("path", python_files(RATINGS), ids=lambda p: str(p.relative_to(ROOT)))
-def test_ratings_uses_only_public_names_of_games_and_never_accounts(path: Path) -> None:
+def games_names_beyond(path: Path, allowed: tuple[str, ...]) -> list[str]:
+    """What ``path`` imports of games that is private or outside ``allowed``."""
+    found = []
     for module, name in imported_names(path):
-        full = f"{module}.{name}" if name else module
-        assert top(module) != "accounts", f"{path.name} imports {full}"
         if top(module) != "games":
             continue
-        assert not any(part.startswith("_") for part in full.split(".")), f"{path.name} imports {full}"
-        assert full.startswith(RATINGS_USES) or module in RATINGS_USES, f"{path.name} imports {full}"
+        full = f"{module}.{name}" if name else module
+        private = any(part.startswith("_") for part in full.split("."))
+        if private or not (full.startswith(allowed) or module in allowed):
+            found.append(full)
+    return found
+
+
+@pytest.mark.parametrize("path", python_files(RATINGS), ids=lambda p: str(p.relative_to(ROOT)))
+def test_ratings_uses_only_public_names_of_games_and_never_accounts(path: Path) -> None:
+    assert [m for m in imported_modules(path) if top(m) == "accounts"] == []
+    assert games_names_beyond(path, RATINGS_USES) == []
 
 
 def test_the_rating_arithmetic_is_pure() -> None:
@@ -557,12 +565,7 @@ LOBBY_USES = (
 
 @pytest.mark.parametrize("path", python_files(LOBBY), ids=lambda p: str(p.relative_to(ROOT)))
 def test_lobby_uses_only_public_names_of_games_below_the_doors(path: Path) -> None:
-    for module, name in imported_names(path):
-        if top(module) != "games":
-            continue
-        full = f"{module}.{name}" if name else module
-        assert not any(part.startswith("_") for part in full.split(".")), f"{path.name} imports {full}"
-        assert full.startswith(LOBBY_USES) or module in LOBBY_USES, f"{path.name} imports {full}"
+    assert games_names_beyond(path, LOBBY_USES) == []
 
 
 @pytest.mark.parametrize("path", python_files(LOBBY), ids=lambda p: str(p.relative_to(ROOT)))
