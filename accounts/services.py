@@ -159,6 +159,8 @@ def close_account(account: Account) -> None:
         game_ids = set(seats.values_list("game_id", flat=True))
         seats.update(user=None, name=DELETED_NAME)
         _renamed(game_ids)
+    # Its browsers' open sockets no longer get its seats' renderings, whichever they are.
+    players.forget_player(account.player_id)
 
 
 def ban_account(account: Account) -> list[int]:
@@ -172,6 +174,7 @@ def ban_account(account: Account) -> list[int]:
         account.tokens.all().delete()
         user.is_active = False
         user.save(update_fields=["is_active"])
+    players.forget_player(account.player_id)
     held = Q(seats__user=user) | Q(seats__player_id=account.player_id)
     unfinished = Game.objects.filter(held, status__lt=Game.FINISHED).values_list("pk", flat=True)
     aborted = []

@@ -44,9 +44,10 @@ def on_game_event(event: GameEvent) -> None:
         messages.small_event(event.game_id, kind)
 
 
-def session_ended(session_key: str) -> None:
-    """Subscribed in ``GamesConfig.ready()``: a browser logged out (or its session ended).
-    Its open sockets stop getting its seats' renderings and become a spectator's."""
+def session_ended(tag: str) -> None:
+    """Subscribed in ``GamesConfig.ready()``: a browser logged out (or its session ended,
+    or the account it played as was closed), ``tag`` naming the session. Its open sockets
+    stop getting its seats' renderings and become a spectator's."""
     layer = get_channel_layer()
     if layer is not None:
-        async_to_sync(layer.group_send)(audiences.session_group(session_key), {"type": "session.ended"})
+        async_to_sync(layer.group_send)(audiences.tagged_session_group(tag), {"type": "session.ended"})

@@ -15,7 +15,6 @@ cached here too, for the sockets' lookups.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Sequence
 from datetime import datetime
@@ -25,6 +24,7 @@ from django.core.cache import caches
 
 from games.models import Game
 from games.presenting import downloads, presenters
+from games.services import players
 from games.services.base import Actor
 
 WATCH = "watch"
@@ -55,7 +55,11 @@ def group_name(game_id: int) -> str:
 
 def session_group(session_key: str) -> str:
     """Every socket of one browser session, over every game: told when the session ends."""
-    return "session-" + hashlib.sha256(session_key.encode()).hexdigest()[:32]
+    return tagged_session_group(players.session_tag(session_key))
+
+
+def tagged_session_group(tag: str) -> str:
+    return "session-" + tag
 
 
 def audience_group(game_id: int, audience: str) -> str:

@@ -28,6 +28,8 @@ SESSION_FIELD = "player_id"
 # How long a session's player id is remembered in the live cache (the session store
 # forgets it at once when the session ends: games/services/sessions.py).
 KNOWN_TTL = 24 * 60 * 60
+# The sessions remembered per player id, for forget_player: the newest this many.
+MAX_SESSIONS = 50
 
 
 def player_id(session: SessionBase, *, create: bool = False) -> str | None:
@@ -50,8 +52,30 @@ def player_id(session: SessionBase, *, create: bool = False) -> str | None:
     return new
 
 
+def session_tag(session_key: str) -> str:
+    """A session's key as the caches and the socket groups name it (never the key itself)."""
+    return hashlib.sha256(session_key.encode()).hexdigest()[:32]
+
+
 def _known_key(session_key: str) -> str:
-    return "live:player:" + hashlib.sha256(session_key.encode()).hexdigest()[:32]
+    return _known_tag_key(session_tag(session_key))
+
+
+def _known_tag_key(tag: str) -> str:
+    return "live:player:" + tag
+
+
+def _sessions_key(player: str) -> str:
+    return "live:sessions:" + hashlib.sha256(player.encode()).hexdigest()[:32]
+
+
+def _remember(player: str, session_key: str) -> None:
+    """Note that this session is known to play as ``player`` (see :func:`forget_player`)."""
+    cache = caches["live"]
+    tags: list[str] = cache.get(_sessions_key(player)) or []
+    tag = session_tag(session_key)
+    if tag not in tags:
+        cache.set(_sessions_key(player), [*tags, tag][-MAX_SESSIONS:], KNOWN_TTL)
 
 
 def known(session_key: str) -> str | None:
@@ -74,11 +98,12 @@ def identify(session: SessionBase) -> str | None:
     key = session.session_key  # None when the session no longer exists
     if key and value:  # "no player yet" is not kept: joining a game makes one
         caches["live"].set(_known_key(key), value, KNOWN_TTL)
+        _remember(value, key)
     return value
 
 
-# Told when a session ends, with its key: the live layer moves that browser's open
-# sockets to the spectators (subscribed in GamesConfig.ready()).
+# Told when a session ends, with its tag (session_tag): the live layer moves that
+# browser's open sockets to the spectators (subscribed in GamesConfig.ready()).
 _forget_hooks: list[Callable[[str], None]] = []
 
 
@@ -89,9 +114,25 @@ def on_forget(hook: Callable[[str], None]) -> None:
 
 def forget(session_key: str) -> None:
     """The session ended (logged out, flushed, replaced by a new key): no door knows it."""
-    caches["live"].delete(_known_key(session_key))
+    _forget_tag(session_tag(session_key))
+
+
+def forget_player(player: str) -> int:
+    """The player id no longer stands for anyone (an account closed or banned): every
+    session known to play as it is forgotten, so its sockets become spectators' at once
+    and reconnect as such, whichever browser holds them. How many sessions."""
+    cache = caches["live"]
+    tags: list[str] = cache.get(_sessions_key(player)) or []
+    cache.delete(_sessions_key(player))
+    for tag in tags:
+        _forget_tag(tag)
+    return len(tags)
+
+
+def _forget_tag(tag: str) -> None:
+    caches["live"].delete(_known_tag_key(tag))
     for hook in _forget_hooks:
         try:
-            hook(session_key)
+            hook(tag)
         except Exception:  # the session ends whatever a subscriber does
             log.exception("could not tell the live layer that a session ended")

@@ -85,3 +85,37 @@ def test_a_socket_open_when_its_browser_logs_out_becomes_a_spectators(
     after = async_to_sync(across_the_logout)()
     assert "Player 1: you" not in after and invite not in after
     assert "Player 1: person" in after
+
+
+def test_sockets_of_an_account_closed_elsewhere_become_spectators_at_once(no_ai_reply: Any) -> None:
+    """Another browser of the account holds a seat's socket; the account is closed from the
+    first browser: that socket gets the spectators' view, and so does its next one."""
+    from django.contrib.auth.models import User
+
+    from accounts.services import account_of, close_account
+
+    User.objects.create_user("alice", password="a-long-pass-phrase")
+    first, other = Client(), Client()
+    for browser in (first, other):
+        assert browser.login(username="alice", password="a-long-pass-phrase")
+    game, _ = game_waiting_for_a_friend(first)
+    page_html(game.pk, other.cookies[settings.SESSION_COOKIE_NAME].value)  # known to play as alice
+    cookie = other.cookies[settings.SESSION_COOKIE_NAME].value
+
+    async def across_the_closing() -> str:
+        comm, before = await open_seat_socket(game.pk, cookie)
+        assert "Player 1: you" in before
+
+        def close() -> None:
+            account = account_of(User.objects.get(username="alice"))
+            assert account is not None
+            close_account(account)
+
+        await sync_to_async(close)()
+        after = await next_board(comm)
+        await comm.disconnect()
+        return after
+
+    after = async_to_sync(across_the_closing)()
+    assert "Player 1: you" not in after and f"/join/{game.invite_code}" not in after
+    assert "Player 1: you" not in async_to_sync(socket_html)(game.pk, cookie)
