@@ -37,6 +37,12 @@ Scenarios (``--scenario``, repeatable; default all):
   one watcher each: the time from each computer move's commit to its first sight on the
   watching socket. The commit time is the move row's ``created``, read from the servers'
   database after the run (the one place the bench looks past HTTP: no answer carries it).
+- ``pagemove``: ``--page-games`` games, each between two browsers (made from the home
+  page's form, joined by the invite link: each session cookie holds a seat, as in a
+  browser) and watched by a spectator's page; ``--page-rate`` moves per second in all,
+  first sent on the mover's socket for ``--seconds``, then posted as the page's form
+  (htmx) for as long: the time from the click to the mover's own page and to all three
+  pages showing the move, and the servers' CPU per move each way.
 
 Every metric is printed on its own line, ``scenario metric value unit``, so two runs
 compare with ``diff`` or ``paste``.
@@ -69,10 +75,10 @@ from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import urlencode, urlsplit
 
 ROOT = Path(__file__).resolve().parent.parent
-SCENARIOS = ("ratio", "games", "sockets", "crowd", "computer")
+SCENARIOS = ("ratio", "games", "sockets", "crowd", "computer", "pagemove")
 PLY = re.compile(rb'data-ply="(\d+)"')
 # Raised on the servers this bench starts, so that its clients, all on one address,
 # measure the site and not its rate limits.
@@ -132,6 +138,7 @@ class Http:
         self.port = parts.port or 80
         self.reader: asyncio.StreamReader | None = None
         self.writer: asyncio.StreamWriter | None = None
+        self.last_headers: dict[str, str] = {}
 
     async def close(self) -> None:
         if self.writer is not None:
@@ -140,13 +147,21 @@ class Http:
                 await self.writer.wait_closed()
         self.reader = self.writer = None
 
-    async def request(self, method: str, path: str, body: Any = None, token: str = "") -> tuple[int, bytes]:
+    async def request(
+        self, method: str, path: str, body: Any = None, token: str = "", headers: Sequence[str] = ()
+    ) -> tuple[int, bytes]:
         data = b"" if body is None else json.dumps(body).encode()
         head = [f"{method} {path} HTTP/1.1", f"Host: {self.host}:{self.port}", "Connection: keep-alive"]
         if token:
             head.append(f"Authorization: Bearer {token}")
+        head += self.extra_headers()
+        head += list(headers)
         if method == "POST":
-            head += ["Content-Type: application/json", f"Content-Length: {len(data)}"]
+            if isinstance(body, dict) and any(h.startswith("Content-Type") for h in headers):
+                data = urlencode(body).encode()
+            else:
+                head.append("Content-Type: application/json")
+            head.append(f"Content-Length: {len(data)}")
         message = ("\r\n".join(head) + "\r\n\r\n").encode() + data
         for attempt in (1, 2):
             if self.writer is None:
@@ -162,13 +177,22 @@ class Http:
                     raise HttpError(f"{method} {path}: {exc!r}") from exc
         raise AssertionError("unreachable")
 
+    def extra_headers(self) -> list[str]:
+        return []
+
+    def took_cookie(self, text: str) -> None:
+        """A Set-Cookie header: an API client keeps none."""
+
     async def _response(self, reader: asyncio.StreamReader) -> tuple[int, bytes]:
         status_line = await reader.readuntil(b"\r\n")
         status = int(status_line.split()[1])
         headers: dict[str, str] = {}
+        self.last_headers = headers
         while (line := await reader.readuntil(b"\r\n")) != b"\r\n":
             name, _, value = line.decode("latin-1").partition(":")
             headers[name.strip().lower()] = value.strip()
+            if name.strip().lower() == "set-cookie":
+                self.took_cookie(value.strip())
         if "content-length" in headers:
             body = await reader.readexactly(int(headers["content-length"]))
         elif headers.get("transfer-encoding", "").lower() == "chunked":
@@ -233,6 +257,9 @@ class WebSocket:
         self.writer.write(header + mask + masked)
         await self.writer.drain()
 
+    async def send_text(self, text: str) -> None:
+        await self._send(0x1, text.encode())
+
     async def recv(self) -> bytes | None:
         """The next whole data message, or None once the server closed the socket."""
         message = b""
@@ -279,22 +306,28 @@ class Watcher:
     closed: bool = False
     socket: WebSocket | None = None
     task: asyncio.Task[None] | None = None
+    cookie: str = ""  # a seat's browser session (none: a spectator)
+    board: bytes = b""  # the latest rendering with the board's buttons
+    changed: asyncio.Event = field(default_factory=asyncio.Event)  # set on each new ply
 
     async def run(self, timeout: float) -> None:
         start = time.perf_counter()
         try:
             self.socket = await asyncio.wait_for(
-                WebSocket.connect(self.base, f"/ws/games/{self.game_id}/"), timeout
+                WebSocket.connect(self.base, f"/ws/games/{self.game_id}/", self.cookie), timeout
             )
             while (message := await self.socket.recv()) is not None:
                 now = time.perf_counter()
                 plies = [int(p) for p in PLY.findall(message)]
                 if self.opened_at is None:
                     self.opened_at, self.opened_time = now - start, now
+                if b'name="move"' in message:
+                    self.board = message
                 if plies and max(plies) > self.seen:
                     for ply in range(self.seen + 1, max(plies) + 1):
                         self.first_seen[ply] = now
                     self.seen = max(plies)
+                    self.changed.set()
             self.closed = True
         except asyncio.CancelledError:
             raise
@@ -924,12 +957,193 @@ async def scenario_computer(args: argparse.Namespace, servers: Servers, report: 
     await close_all([g for g, _ in played], watchers)
 
 
+# -- moves from pages: on the socket or by the form post ------------------------------------
+
+CSRF = re.compile(rb'name="csrfmiddlewaretoken" value="([^"]+)"')
+INVITE = re.compile(rb'/join/([^"/?#]+)"')
+MOVE_BUTTON = re.compile(rb'name="move" value="([^"]+)"([^>]*)>')
+FORM = "Content-Type: application/x-www-form-urlencoded"
+
+
+class Browser(Http):
+    """A browser's connection: it keeps its cookies (its session holds its seat) and posts
+    forms as the page does, with the CSRF token and the page's Origin."""
+
+    def __init__(self, base: str) -> None:
+        super().__init__(base)
+        self.base = base
+        self.cookies: dict[str, str] = {}
+
+    @property
+    def cookie(self) -> str:
+        return "; ".join(f"{name}={value}" for name, value in self.cookies.items())
+
+    def extra_headers(self) -> list[str]:
+        return [f"Cookie: {self.cookie}"] if self.cookies else []
+
+    def took_cookie(self, text: str) -> None:
+        name, _, rest = text.partition("=")
+        self.cookies[name.strip()] = rest.split(";", 1)[0]
+
+    async def token(self, path: str) -> str:
+        """The CSRF token of the page at ``path`` (it sets the cookie too)."""
+        status, page = await self.request("GET", path)
+        found = CSRF.search(page)
+        if status != 200 or found is None:
+            raise HttpError(f"GET {path}: {status}, no form")
+        return found.group(1).decode()
+
+    async def post_form(self, path: str, fields: dict[str, Any], token: str, htmx: bool = False) -> int:
+        headers = [FORM, f"Origin: {self.base}", f"Referer: {self.base}/"]
+        if htmx:
+            headers.append("HX-Request: true")
+        status, _ = await self.request(
+            "POST", path, {**fields, "csrfmiddlewaretoken": token}, headers=headers
+        )
+        return status
+
+
+def playable(rendering: bytes) -> list[str]:
+    """The moves a seat's rendering offers (its enabled move buttons)."""
+    return [m.group(1).decode() for m in MOVE_BUTTON.finditer(rendering) if b"disabled" not in m.group(2)]
+
+
+@dataclass
+class PageGame:
+    """A person-vs-person Quarto game between two browsers, watched by a third page."""
+
+    id: int
+    browsers: list[Browser]
+    pages: list[Watcher]  # the two seats' pages, then the spectator's
+    tokens: list[str]  # each browser's CSRF token
+    busy: bool = False
+    over: bool = False
+
+
+async def page_game(base: str, spectator_base: str) -> PageGame:
+    """Created from the home page's form by one browser, joined by the invite link by another."""
+    first, second = Browser(base), Browser(base)
+    token = await first.token("/")
+    fields = {"kind": "quarto", "opponent": "human", "seat": "first"}
+    if (status := await first.post_form("/games/new", fields, token)) not in (302, 303):
+        raise HttpError(f"new game: {status}")
+    path = urlsplit(first.last_headers.get("location", "")).path
+    status, page = await first.request("GET", path)
+    invite, game_id = INVITE.search(page), re.search(r"/games/(\d+)/", path)
+    if invite is None or game_id is None:
+        raise HttpError(f"no invite link on {path}")
+    join = f"/join/{invite.group(1).decode()}"
+    second_token = await second.token(join)
+    if (status := await second.post_form(join, {}, second_token)) not in (302, 303):
+        raise HttpError(f"join: {status}")
+    number = int(game_id.group(1))
+    pages = [Watcher(base, number, cookie=b.cookie) for b in (first, second)]
+    pages.append(Watcher(spectator_base, number))
+    return PageGame(number, [first, second], pages, [token, second_token])
+
+
+async def until_seen(page: Watcher, ply: int, end: float) -> float | None:
+    """When ``page`` first showed ``ply`` (or a later one), waiting until ``end``."""
+    while page.seen < ply:
+        page.changed.clear()
+        if page.error or page.closed:
+            return None
+        try:
+            await asyncio.wait_for(page.changed.wait(), max(0.0, end - time.perf_counter()))
+        except TimeoutError:
+            return None
+    return page.first_seen.get(ply, page.first_seen[min(p for p in page.first_seen if p >= ply)])
+
+
+async def scenario_pagemove(args: argparse.Namespace, servers: Servers, report: Report) -> None:
+    """Moves made from pages, first on their sockets, then by the form post, at the same
+    rate over the same games: from the click to both players' pages and a spectator's."""
+    urls = servers.urls
+    jobs = [
+        lambda i=i: page_game(urls[i % len(urls)], urls[(i + 1) % len(urls)]) for i in range(args.page_games)
+    ]
+    games: list[PageGame] = list(await gather_limited(jobs, 10))
+    pages = [page for game in games for page in game.pages]
+    took, opened, open_errors = await open_watchers(pages, 30, 60, args.open_batch)
+    report.add("pagemove", "games", len(games), f"{opened} of {len(pages)} pages open in {took:.2f} s")
+    for reason, count in sorted(open_errors.items()):
+        report.add("pagemove", "pages_failed", count, reason)
+
+    async def move(
+        game: PageGame, via: str, own: list[float], every: list[float], errors: dict[str, int]
+    ) -> None:
+        game.busy = True
+        try:
+            ply = min(page.seen for page in game.pages)
+            seat = next((s for s in (0, 1) if playable(game.pages[s].board)), None)
+            if seat is None or game.pages[seat].seen != ply:
+                game.over = seat is None
+                return
+            options = playable(game.pages[seat].board)
+            choice = options[(ply * 7) % len(options)]
+            start = time.perf_counter()
+            end = start + 5
+            if via == "socket":
+                socket = game.pages[seat].socket
+                assert socket is not None
+                await socket.send_text(json.dumps({"move": choice, "ply": ply}))
+            else:
+                fields = {"move": choice, "ply": ply}
+                status = await game.browsers[seat].post_form(
+                    f"/games/{game.id}/move", fields, game.tokens[seat], True
+                )
+                if status != 200:
+                    errors[str(status)] = errors.get(str(status), 0) + 1
+                    return
+            seen = [await until_seen(page, ply + 1, end) for page in game.pages]
+            if None in seen:
+                errors["not_seen_in_5s"] = errors.get("not_seen_in_5s", 0) + 1
+                return
+            times = [t - start for t in seen if t is not None]
+            own.append(times[seat])
+            every.append(max(times))
+        except (OSError, HttpError) as exc:
+            errors[type(exc).__name__] = errors.get(type(exc).__name__, 0) + 1
+        finally:
+            game.busy = False
+
+    for via in ("socket", "post"):
+        own: list[float] = []
+        every: list[float] = []
+        errors: dict[str, int] = {}
+        tasks = []
+        skipped = 0
+        total = int(args.page_rate * args.seconds)
+        start, cpu = time.perf_counter(), cpu_seconds(servers.pids)
+        for i in range(total):
+            delay = start + i / args.page_rate - time.perf_counter()
+            if delay > 0:
+                await asyncio.sleep(delay)
+            game = games[i % len(games)]
+            if game.busy or game.over:
+                skipped += 1
+                continue
+            tasks.append(asyncio.create_task(move(game, via, own, every, errors)))
+        await asyncio.gather(*tasks)
+        elapsed = time.perf_counter() - start
+        cpu_per_move = (cpu_seconds(servers.pids) - cpu) / max(1, len(every))
+        report.add("pagemove", f"{via}_moves", len(every), f"in {elapsed:.1f} s (asked {args.page_rate}/s)")
+        report.latencies("pagemove", f"{via}_own_page", own, (50, 95))
+        report.latencies("pagemove", f"{via}_all_pages", every, (50, 95, 99))
+        report.add("pagemove", f"{via}_server_cpu_per_move", cpu_per_move * 1000, "ms")
+        report.add("pagemove", f"{via}_errors", sum(errors.values()), json.dumps(errors) if errors else "")
+        report.add("pagemove", f"{via}_skipped", skipped, "(previous move not yet seen, or game over)")
+    await asyncio.gather(*(page.stop() for page in pages))
+    await asyncio.gather(*(b.close() for game in games for b in game.browsers))
+
+
 RUNNERS = {
     "ratio": scenario_ratio,
     "games": scenario_games,
     "sockets": scenario_sockets,
     "crowd": scenario_crowd,
     "computer": scenario_computer,
+    "pagemove": scenario_pagemove,
 }
 
 
@@ -967,6 +1181,8 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         default=10,
         help="computer: games vs the computer, a watcher each",
     )
+    parser.add_argument("--page-games", type=int, default=20, help="pagemove: games between two browsers")
+    parser.add_argument("--page-rate", type=float, default=20.0, help="pagemove: moves per second in all")
     args = parser.parse_args(argv)
     args.scenario = args.scenario or list(SCENARIOS)
     if not 0 < args.seconds <= 60:
