@@ -51,8 +51,20 @@ def piece_look(number: int) -> PieceLook:
     )
 
 
+# Every key the templates look up, even when empty: a key missing from a dict costs Django's
+# template engine a failed lookup and a dir() of the dict, on every cell of every rendering.
+HINTLESS = {"hint": None, "is_best": False}
+
+
 def piece(number: int) -> Data:
-    return {"number": number, "name": quarto.piece_name(number), "look": piece_look(number)}
+    return {
+        "number": number,
+        "name": quarto.piece_name(number),
+        "look": piece_look(number),
+        "used": False,
+        "hint_label": "",
+        **HINTLESS,
+    }
 
 
 def quarto_last_cell(state: quarto.State, last: Hashable | None) -> int | None:
@@ -80,6 +92,7 @@ def quarto_board(state: quarto.State, last: Hashable | None, my_turn: bool) -> D
                     "is_winning": index in winning,
                     "is_new": index == new_cell,
                     "label": f"{name}: {quarto.piece_name(held)}" if held is not None else f"{name}: empty",
+                    **HINTLESS,
                 }
             )
         rows.append(cells)
@@ -118,6 +131,8 @@ def grid_cells(
             "is_landing": index in landing,
             "label": f"{name}: {symbol or 'empty'}"
             + (f", plays {targets[index]}" if index in targets and targets[index] != name else ""),
+            "tab_skip": False,
+            **HINTLESS,
         }
     return cells
 

@@ -66,9 +66,14 @@ def is_muted(keys: list[str]) -> bool:
 
 
 def visible_lines(game: Game, limit: int = SHOWN_LINES) -> list[ChatLine]:
-    """The newest ``limit`` lines nobody hid, oldest first."""
-    newest = game.chat_lines.filter(hidden=False).order_by("-created", "-pk")[:limit]
-    return list(reversed(newest))
+    """The newest ``limit`` lines nobody hid, oldest first: read once per game object (a
+    render round renders every audience from one object; building the query cost a
+    quarter of each rendering)."""
+    memo: dict[int, list[ChatLine]] = game.__dict__.setdefault("_visible_chat", {})
+    if limit not in memo:
+        newest = game.chat_lines.filter(hidden=False).order_by("-created", "-pk")[:limit]
+        memo[limit] = list(reversed(newest))
+    return list(memo[limit])
 
 
 def say(game_id: int, actor: Actor, text: object) -> ChatLine:
