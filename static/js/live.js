@@ -14,8 +14,8 @@
  * plays it through the same service and guard as a post, and its answer is the push every
  * page of the game gets (a refusal comes to this page alone, the status line with the
  * sentence). Otherwise (no socket yet, closed, paused; or no JavaScript at all) the form
- * is posted as before. A second click on the same position while one is on its way is
- * dropped, either way (the form's hx-sync drop for posts). A frame with no answer (a newer
+ * is posted as before. A second click while one is on its way is dropped, either way (for
+ * posts, the form's hx-sync drop on the position's ply input). A frame with no answer (a newer
  * position, or a refusal) within ANSWER_WAIT, or whose socket closes first, is resent as
  * a form post with the same ply and revision, marked "resent": if the socket did play it
  * the server answers with the position, not "stale", so a move is never lost nor applied
@@ -91,16 +91,10 @@
   // -- Moves on the socket (see above) --
   var ANSWER_WAIT = 4000; // ms a move sent on the socket waits for its answer
   var socket = null; // the ws extension's socket (its public interface) while it is open
-  var sent = null; // the click on its way on the socket: {move, ply, revision, input, seen, timer}
+  var sent = null; // the click on its way on the socket: {move, ply, revision, seen, timer}
 
   function moveForm() {
     return document.querySelector("form.game__layout");
-  }
-
-  // The position's ply input: every new rendering of the board replaces it.
-  function plyInput() {
-    var form = moveForm();
-    return form ? form.querySelector("input[name=ply]") : null;
   }
 
   function socketLive() {
@@ -140,9 +134,10 @@
     if (!form || !form.matches || !form.matches("form.game__layout")) return;
     var data = event.detail.formData;
     if (data.get("resent") || data.get("move") === null) return; // a resend goes as a post
-    var input = plyInput();
-    if (sent !== null && sent.input === input) {
-      event.preventDefault(); // this position's click is on its way on the socket
+    if (sent !== null) {
+      // A click is on its way on the socket: until its answer (any newer position comes
+      // with it or after it, on the same socket) or its resend, this is a repeat.
+      event.preventDefault();
       return;
     }
     if (!socketLive()) return; // the form post
@@ -152,7 +147,6 @@
       move: data.get("move"),
       ply: Number(data.get("ply")),
       revision: revision ? Number(revision) : null,
-      input: input,
       seen: shownRevision(),
     };
     click.timer = setTimeout(resend, ANSWER_WAIT);
