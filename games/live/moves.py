@@ -8,7 +8,11 @@ API) from a page's or a program's socket is played through
 (``RATE_LIMIT_MOVE``). The answer is the push every socket of the game gets. A refusal
 goes to that socket alone: a JSON socket gets ``{"type": "error", "code": ..., "message":
 ...}``, a page the status line with the sentence, as the answer to a posted move does.
-Any other frame keeps its meaning: a resync request.
+A page resends a click its socket did not answer within a few seconds as a form post (the
+same ply: one of the two is stale); when the stale one is the page's own move played by the
+other, it is not refused (:func:`games.services.moves.already_played`), so the player never
+reads "the game has moved on" about their own move. A program's JSON socket still gets
+``stale`` for a frame sent twice. Any other frame keeps its meaning: a resync request.
 """
 
 from __future__ import annotations
@@ -66,6 +70,8 @@ def play(game_id: int, session: Any, address: str, frame: MoveFrame, as_json: bo
             )
         services.play_move(game_id, actor, move, ply, revision)
     except ServiceError as refused:
+        if refused.code == "stale" and not as_json and services.already_played(game_id, actor, move, ply):
+            return None  # this page's click, played by its resend over HTTP: nothing to refuse
         return _refusal(game_id, actor, refused, as_json)
     return None
 

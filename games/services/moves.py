@@ -47,6 +47,7 @@ __all__ = [
     "Actor",
     "NewGame",
     "ServiceError",
+    "already_played",
     "create_game",
     "import_game",
     "import_record",
@@ -261,6 +262,25 @@ def play_move(
     if isinstance(ended, Game):
         return ended
     raise ServiceError("timeout", ended, 409)
+
+
+def already_played(game_id: int, actor: Actor, text: str, expected_ply: int) -> Game | None:
+    """The game, when the move made for ``expected_ply`` is ``text`` played by a seat
+    ``actor`` holds: a second delivery of that same click (a page resends its socket move
+    over HTTP when the socket gave no answer), refused as stale, was in fact played; None
+    otherwise (another move was played there, or none yet).
+    """
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None or game.ply <= expected_ply:
+        return None
+    played = Move.objects.filter(game=game, ply=expected_ply + 1).first()
+    if played is None or played.seat not in seats_held(game, actor):
+        return None
+    try:
+        canonical = str(catalog.get(game.kind).rules.parse_move(text))
+    except MoveError:
+        return None
+    return game if canonical == played.text else None
 
 
 def _apply(

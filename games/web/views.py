@@ -192,6 +192,11 @@ def move(request: HtmxHttpRequest, pk: int) -> HttpResponse:
             if exc.code == "not_found":
                 return HttpResponse(exc.message, status=404)
             error = exc.message
+            # A page's socket move that got no answer is resent here ("resent"): when the
+            # socket did play it, this second delivery is answered as played, not as stale.
+            if exc.code == "stale" and request.POST.get("resent"):
+                game = services.already_played(pk, actor_for(request), text, ply)
+                error = None if game is not None else error
     if request.htmx:
         # 200 so htmx swaps the error into the status line (it ignores 4xx bodies).
         if game is not None and error is None:

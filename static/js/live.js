@@ -8,11 +8,24 @@
  * the ws extension reconnects by itself and the server's first message on the new
  * socket is the current position: the page resynchronises without a reload.
  *
- * Clicks are plain HTTP posts carrying the ply they were made for: with the socket down
- * they still reach the server, and a repeat is refused as stale. A click that gets no
- * answer (the network is gone: it may or may not have reached the server) is not queued:
- * the notice says so until a request gets through or the socket opens again, and the
- * page then shows the current position, that click in it or not.
+ * Moves go on the socket, as lichess does: while the socket is open and live updates are
+ * not paused (#live-status hidden), a click on the move form (a cell, a piece; the mouse or
+ * the keyboard) is not posted but sent as a frame {"move", "ply", "revision"}; the server
+ * plays it through the same service and guard as a post, and its answer is the push every
+ * page of the game gets (a refusal comes to this page alone, the status line with the
+ * sentence). Otherwise (no socket yet, closed, paused; or no JavaScript at all) the form
+ * is posted as before. A second click while one is on its way is dropped, either way (for
+ * posts, the form's hx-sync drop on the position's ply input). A frame with no answer (a newer
+ * position, or a refusal) within ANSWER_WAIT, or whose socket closes first, is resent as
+ * a form post with the same ply and revision, marked "resent": if the socket did play it
+ * the server answers with the position, not "stale", so a move is never lost nor applied
+ * twice, and the player never reads that the game moved on because of their own move.
+ *
+ * Posts carry the ply they were made for: with the socket down they still reach the
+ * server, and a repeat is refused as stale. A click that gets no answer (the network is
+ * gone: it may or may not have reached the server) is not queued: the notice says so
+ * until a request gets through or the socket opens again, and the page then shows the
+ * current position, that click in it or not.
  *
  * Answers, pushes and polls can cross: a move's answer may arrive after the push of the
  * computer's reply to it. Each rendering of the position carries the game's revision
@@ -75,19 +88,92 @@
     return element ? element.dataset.offline || element.textContent : null;
   }
 
+  // -- Moves on the socket (see above) --
+  var ANSWER_WAIT = 4000; // ms a move sent on the socket waits for its answer
+  var socket = null; // the ws extension's socket (its public interface) while it is open
+  var sent = null; // the click on its way on the socket: {move, ply, revision, seen, timer}
+
+  function moveForm() {
+    return document.querySelector("form.game__layout");
+  }
+
+  function socketLive() {
+    var element = notice();
+    return socket !== null && document.body.dataset.socket === "open" && (!element || element.hidden);
+  }
+
+  // True when `html` answers the click on the socket: a newer position, or a refusal.
+  function answers(html) {
+    var found = sent !== null && typeof html === "string" ? REVISION.exec(html) : null;
+    return found !== null && (Number(found[1]) > sent.seen || html.indexOf('class="status__error"') >= 0);
+  }
+
+  function answered() {
+    if (sent === null) return;
+    clearTimeout(sent.timer);
+    sent = null;
+  }
+
+  // No answer on the socket: the same click as a form post (the server's ply guard makes
+  // it one move; "resent" tells it that a stale answer about this very move is not news).
+  function resend() {
+    var click = sent;
+    var form = moveForm();
+    answered();
+    if (!click || !form) return;
+    var values = { move: click.move, ply: click.ply, resent: "1" };
+    if (click.revision !== null) values.revision = click.revision;
+    // A request that cannot be sent rejects the promise: htmx:sendError has said so already.
+    htmx.ajax("POST", form.getAttribute("hx-post"), { source: form, swap: "none", values: values }).catch(
+      function () {}
+    );
+  }
+
+  document.addEventListener("htmx:configRequest", function (event) {
+    var form = event.target;
+    if (!form || !form.matches || !form.matches("form.game__layout")) return;
+    var data = event.detail.formData;
+    if (data.get("resent") || data.get("move") === null) return; // a resend goes as a post
+    if (sent !== null) {
+      // A click is on its way on the socket: until its answer (any newer position comes
+      // with it or after it, on the same socket) or its resend, this is a repeat.
+      event.preventDefault();
+      return;
+    }
+    if (!socketLive()) return; // the form post
+    event.preventDefault();
+    var revision = data.get("revision");
+    var click = {
+      move: data.get("move"),
+      ply: Number(data.get("ply")),
+      revision: revision ? Number(revision) : null,
+      seen: shownRevision(),
+    };
+    click.timer = setTimeout(resend, ANSWER_WAIT);
+    sent = click;
+    try {
+      socket.sendImmediately(JSON.stringify({ move: click.move, ply: click.ply, revision: click.revision }));
+    } catch (error) {
+      resend(); // the socket is not open after all
+    }
+  });
+
   // <body data-socket="open|closed">: the socket's state, for styles and the browser tests
   // (an open socket has joined its game: the server accepts it only then).
-  document.addEventListener("htmx:wsOpen", function () {
+  document.addEventListener("htmx:wsOpen", function (event) {
+    socket = event.detail.socketWrapper;
     document.body.dataset.socket = "open";
     beforeLost = null;
     say(null);
   });
   document.addEventListener("htmx:wsClose", function () {
+    socket = null;
     document.body.dataset.socket = "closed";
     // A lost click stays said (the socket often notices the outage after the click did);
     // once a request gets through the notice says "Reconnecting…".
     if (beforeLost !== null) beforeLost = { text: offlineText(), hidden: false };
     else say(offlineText());
+    if (sent !== null) resend(); // played or not, its answer will not come on this socket
   });
   document.addEventListener("htmx:sendError", function (event) {
     // A poll that fails is what "Reconnecting…" already says: only a click is reported.
@@ -123,6 +209,7 @@
   });
   document.addEventListener("htmx:wsBeforeMessage", function (event) {
     if (isStale(event.detail.message)) event.preventDefault();
+    else if (answers(event.detail.message)) answered();
   });
   document.addEventListener("htmx:wsAfterMessage", followRematch);
   // An answer older than the page is dropped (see above). The status line's forms answer
@@ -135,6 +222,7 @@
       detail.shouldSwap = false;
       return;
     }
+    if (detail.shouldSwap && answers(detail.serverResponse)) answered(); // a poll brought it
     var form = detail.requestConfig && detail.requestConfig.elt;
     if (!form || form.isConnected || !detail.shouldSwap) return;
     detail.shouldSwap = false;

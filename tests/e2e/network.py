@@ -9,10 +9,12 @@ context is online again), so the page never learns that it lost its connection.
 from __future__ import annotations
 
 import contextlib
+import re
 import signal
 import socket
 import threading
 from pathlib import Path
+from typing import Any
 
 from .conftest import Processes, free_port, wait_for_port
 
@@ -124,3 +126,39 @@ class RestartableServer:
     def kill(self) -> None:
         self.proc.send_signal(signal.SIGKILL)
         self.proc.wait(10)
+
+
+class Gate:
+    """A page's game socket, routed through the test (Playwright's route_web_socket; set up
+    before the game page opens): its first ``keep`` move frames are held here (the server
+    does not get them until ``release()``); every frame the server sends is recorded in
+    ``received``, and thrown away while ``mute`` is set (a page that misses pushes)."""
+
+    def __init__(self, page: Any, keep: int = 1) -> None:
+        self.keep = keep
+        self.mute = False
+        self.held: list[tuple[Any, Any]] = []
+        self.received: list[str] = []
+        page.route_web_socket(re.compile(r"/ws/games/\d+/"), self._route)
+
+    def _route(self, ws: Any) -> None:
+        server = ws.connect_to_server()
+
+        def from_page(message: Any) -> None:
+            if self.keep and '"move"' in str(message):
+                self.keep -= 1
+                self.held.append((server, message))
+            else:
+                server.send(message)
+
+        def from_server(message: Any) -> None:
+            self.received.append(str(message))
+            if not self.mute:
+                ws.send(message)
+
+        ws.on_message(from_page)
+        server.on_message(from_server)
+
+    def release(self) -> None:
+        for server, message in self.held:
+            server.send(message)

@@ -75,6 +75,7 @@ class Tab:
         self.errors: list[str] = []
         self.loads = 0
         self.frames = 0  # received on the newest socket
+        self.sent: list[dict[str, Any]] = []  # the move frames the page sent on its sockets
         self.page.on("pageerror", lambda error: self.errors.append(str(error)))
         self.page.on("load", self._loaded)
         self.page.on("websocket", self._opened)
@@ -85,6 +86,12 @@ class Tab:
     def _opened(self, socket: Any) -> None:
         self.frames = 0
         socket.on("framereceived", self._received)
+        socket.on("framesent", self._sent)
+
+    def _sent(self, payload: Any) -> None:
+        frame = json.loads(payload) if isinstance(payload, str) and payload.startswith("{") else {}
+        if "move" in frame:
+            self.sent.append(frame)
 
     def _received(self, _: Any) -> None:
         self.frames += 1
@@ -219,25 +226,27 @@ def test_a_tab_cut_off_catches_up_by_itself_and_its_offline_click_is_never_appli
     assert state(site, game_id)["ply"] == 1
     assert a.ply() == 1
 
-    # Back: the notice goes, the position is the same; A's next click plays once.
+    # Back: the notice goes, the position is the same; A's next click plays once, on the
+    # socket now that it is open again.
     proxy.restore()
     a.live()
     assert a.ply() == 1
-    moves = []
-    a.page.on("request", lambda r: moves.append(r) if r.url.endswith("/move") else None)
+    posts = []
+    a.page.on("request", lambda r: posts.append(r) if r.url.endswith("/move") else None)
+    a.sent.clear()
     a.playable().last.dblclick()  # the second click comes while the first is on its way
     a.at_ply(2)
-    assert len(moves) == 1, [r.post_data for r in moves]
+    assert len(a.sent) == 1 and not posts, (a.sent, [r.post_data for r in posts])
     assert a.page.locator(".status__error").count() == 0, a.page.locator(".status__error").inner_text()
     game = state(site, game_id)
     assert game["ply"] == 2 and len(game["moves"]) == 2
 
     # The click made offline, had the browser sent it late, and the one that played,
-    # sent again: each is refused as stale and changes nothing.
-    for request in (offline.value, *moves):
-        answer = a.context.request.post(
-            request.url, form=dict(parse_qsl(request.post_data)), headers={"HX-Request": "true"}
-        )
+    # posted again: each is refused as stale and changes nothing.
+    offline_form = dict(parse_qsl(offline.value.post_data))
+    played_form = {**offline_form, **{k: str(v) for k, v in a.sent[0].items()}}
+    for form in (offline_form, played_form):
+        answer = a.context.request.post(offline.value.url, form=form, headers={"HX-Request": "true"})
         assert "The game has moved on" in answer.text()
     game = state(site, game_id)
     assert game["ply"] == 2 and len(game["moves"]) == 2
@@ -329,8 +338,10 @@ def test_a_click_the_browser_cannot_send_while_its_socket_stays_open(
     site: RestartableServer, tabs: Any
 ) -> None:
     """Chromium's offline emulation fails requests but leaves the open socket alone (its
-    frames wait): the click is refused with the message, and once the browser is online
-    again the next click plays and the message goes."""
+    frames wait until the browser is online again). The click goes on the socket and gets
+    no answer; resent as a post, it cannot be sent, and the page says so. Once online the
+    frame the browser held arrives and plays, once (the message said the move may be in the
+    position); the message goes, and the next clicks play."""
     a, b = tabs("A"), tabs("B")
     take_seat(b.page, invite_friend(a.page, site.url, "tictactoe"))
     game_id = game_id_of(a)
@@ -339,16 +350,25 @@ def test_a_click_the_browser_cannot_send_while_its_socket_stays_open(
         tab.live()
 
     a.context.set_offline(True)
-    a.playable().first.click()
+    with a.page.expect_event("requestfailed", lambda r: r.url.endswith("/move"), timeout=TIMEOUT):
+        a.playable().first.click()
     a.says(NOT_SENT)
+    assert len(a.sent) == 1
     assert state(site, game_id)["ply"] == 0
 
     a.context.set_offline(False)
-    a.playable().first.click()
-    a.at_ply(1)
-    b.at_ply(1)
+    for tab in (a, b):
+        tab.at_ply(1)
     a.page.wait_for_selector("#live-status[hidden]", state="attached", timeout=TIMEOUT)
-    assert state(site, game_id)["ply"] == 1
+    game = state(site, game_id)
+    assert game["moves"] == [a.sent[0]["move"]]
+    assert a.page.locator(".status__error").count() == 0
+    b.playable().first.click()
+    a.at_ply(2)
+    a.playable().first.click()
+    for tab in (a, b):
+        tab.at_ply(3)
+    assert len(state(site, game_id)["moves"]) == 3
 
 
 def test_a_click_whose_answer_is_lost_plays_once(site: RestartableServer, tabs: Any, proxy: Proxy) -> None:
@@ -362,10 +382,16 @@ def test_a_click_whose_answer_is_lost_plays_once(site: RestartableServer, tabs: 
     a.at_ply(1)
 
     proxy.deafen()
-    with a.page.expect_request(lambda r: r.url.endswith("/move")) as sent:
+    # The click goes on the socket; no answer comes, so the page resends it as a post,
+    # whose answer is lost too.
+    a.sent.clear()
+    with a.page.expect_request(lambda r: r.url.endswith("/move"), timeout=TIMEOUT) as sent:
         a.playable().first.click()
     b.at_ply(2)  # played, and pushed to B
     assert a.ply() == 1
+    resent = dict(parse_qsl(sent.value.post_data))
+    assert len(a.sent) == 1 and resent["resent"] == "1"
+    assert (resent["move"], resent["ply"]) == (a.sent[0]["move"], str(a.sent[0]["ply"]))
     proxy.cut()
     a.says(NOT_SENT)
     assert state(site, game_id)["ply"] == 2
@@ -374,9 +400,12 @@ def test_a_click_whose_answer_is_lost_plays_once(site: RestartableServer, tabs: 
     a.at_ply(2)
     a.live()
     assert a.playable().count() == 0  # B's turn: nothing to click again
-    answer = a.context.request.post(
-        sent.value.url, form=dict(parse_qsl(sent.value.post_data)), headers={"HX-Request": "true"}
-    )
+    # That resend, sent again, is answered as played; the same post not marked as a resend
+    # (another tab's late click) is stale. Neither is applied again.
+    answer = a.context.request.post(sent.value.url, form=resent, headers={"HX-Request": "true"})
+    assert 'data-ply="2"' in answer.text() and "status__error" not in answer.text()
+    del resent["resent"]
+    answer = a.context.request.post(sent.value.url, form=resent, headers={"HX-Request": "true"})
     assert "The game has moved on" in answer.text()
     game = state(site, game_id)
     assert game["ply"] == 2 and len(game["moves"]) == 2

@@ -76,3 +76,27 @@ def test_the_move_form_carries_the_revision_and_a_late_click_is_stale(client: Cl
     )
     assert played.status_code == 200 and "changed" not in played.content.decode()
     assert Game.objects.get(pk=game.pk).move_texts == ["a1", "b2", "a2", "a3"]
+
+
+def test_a_resent_click_that_the_socket_played_is_answered_as_played(client: Client) -> None:
+    """A page resends over HTTP a socket move that got no answer ("resent"): when the socket
+    had played it, the answer is the position with that move, not "the game has moved on";
+    any other stale post still is."""
+    one, two = _as(client, "p-one"), _as(Client(), "p-two")
+    game = services.create_game("tictactoe", {}, opponent="human", seat="first", player_id="p-one").game
+    services.join_game(game.pk, invite=game.invite_code, player_id="p-two")
+    game.refresh_from_db()
+    click = {"move": "b2", "ply": 0, "revision": game.revision}
+    services.play_move(game.pk, services.Actor(player_id="p-one"), "b2", 0, game.revision)  # on the socket
+    resent = one.post(f"/games/{game.pk}/move", {**click, "resent": "1"}, headers=HTMX).content.decode()
+    assert resent.count('id="board"') == 1 and "moved on" not in resent and 'data-ply="1"' in resent
+    assert "status__error" not in resent
+    # Not resent (a second tab's old click), another move, or another seat: stale, as before.
+    for who, form in [
+        (one, click),
+        (one, {**click, "move": "a1", "resent": "1"}),
+        (two, {**click, "resent": "1"}),
+    ]:
+        answer = who.post(f"/games/{game.pk}/move", form, headers=HTMX).content.decode()
+        assert "The game has moved on" in answer, form
+    assert Game.objects.get(pk=game.pk).move_texts == ["b2"]

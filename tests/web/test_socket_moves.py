@@ -58,13 +58,36 @@ async def test_a_move_on_the_socket_is_played_once_and_pushed_to_everyone() -> N
     for comm in (one, two, watcher):  # the answer is the push, to every socket
         await receive_until(comm, 'data-ply="1"')
     assert await ply_of(game) == 1
-    # The same frame again (a double send) is stale: applied once.
-    await send(one, move="b2", ply=0, revision=game.revision)
+    # Another move for the same ply (a page that missed the push) is stale: applied once.
+    await send(one, move="c3", ply=0, revision=game.revision)
     refusal = await receive_until(one, "has moved on")
     assert 'id="status"' in refusal
     assert await ply_of(game) == 1
+    # The same frame again (the page's click, also resent over HTTP and played that way
+    # first) is not applied again, nor refused: the page's own move is no stale news.
+    await send(one, move="b2", ply=0, revision=game.revision)
+    assert not [f for f in await frames_within(one, 0.3) if 'id="status"' in f]
+    assert await ply_of(game) == 1
     for comm in (one, two, watcher):
         await comm.disconnect()
+
+
+async def test_a_program_sending_the_same_frame_twice_is_told_it_is_stale() -> None:
+    game = await database_sync_to_async(tictactoe_between)("p-one", "p-two")
+    key = await database_sync_to_async(session_for)("p-one")
+    program = await opened(
+        WebsocketCommunicator(
+            socket(game.pk).application,
+            f"/ws/games/{game.pk}/?format=json",
+            headers=[(b"origin", b"http://localhost"), (b"cookie", f"sessionid={key}".encode())],
+        )
+    )
+    for _ in range(2):
+        await send(program, move="b2", ply=0)
+    error = json.loads(await receive_until(program, '"error"'))
+    assert error["code"] == "stale"
+    assert await ply_of(game) == 1
+    await program.disconnect()
 
 
 async def test_a_late_move_for_a_position_taken_back_is_stale_on_the_socket() -> None:
