@@ -25,7 +25,7 @@ from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
-from django.db import close_old_connections
+from django.db import connections
 
 from games.models import Game
 from games.presenting import audiences, presence
@@ -39,11 +39,23 @@ _executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="live-render")
 
 
 def _in_worker(func: Any, *args: Any) -> Any:
-    close_old_connections()
+    _tidy_connections()
     try:
         return func(*args)
     finally:
-        close_old_connections()
+        _tidy_connections()
+
+
+def _tidy_connections() -> None:
+    """The worker's connections, as Django tidies a request's, except that a healthy SQLite
+    connection stays open: the worker is one thread for the life of the process, and
+    opening SQLite again (with its pragmas) for every round cost a tenth of the server's
+    time under a stream of moves. PostgreSQL's go back to the pool as before."""
+    for conn in connections.all(initialized_only=True):
+        if conn.vendor == "sqlite" and conn.connection is not None and not conn.in_atomic_block:
+            conn.errors_occurred = False  # SQLite's connection is always usable
+            continue
+        conn.close_if_unusable_or_obsolete()
 
 
 async def in_worker(func: Any, *args: Any) -> Any:
