@@ -93,6 +93,10 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels is
             return
         self.viewer = viewer
         self.audience = audiences.JSON if self.as_json else viewer
+        # Accepted as soon as the game is known: Daphne refuses (403) a handshake not
+        # accepted within 5 s, and in a burst of connecting sockets the rest of the
+        # connection (the groups, the count, the first rendering) is what waits.
+        await self.accept()
         # Join and be counted before reading the current rendering: a move committed in
         # between is then rendered for this audience and pushed here, not lost in the gap.
         joined = await self._join()
@@ -100,13 +104,12 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels is
         presence.arrive(self.game_id, self.counted)
         messages.seat_arrived(self.game_id, viewer)
         html = await rounds.current(self.game_id, self.audience)
-        if html is None:
+        if html is None:  # deleted meanwhile
             presence.leave(self.game_id, self.counted)
             self.counted = None
             await self._leave()
             await self.close(code=4404)
             return
-        await self.accept()
         self.last_render = time.monotonic()
         await self.send(text_data=self._stamped(html))
         messages.presence_soon(self.game_id)
