@@ -37,6 +37,7 @@ from typing import Any
 from urllib.parse import parse_qs
 
 from autobahn.exception import Disconnected
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
@@ -75,6 +76,17 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels is
     resync: asyncio.Task[None] | None = None
     rejoin: asyncio.Task[None] | None = None
     paused = False
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        """Channels' dispatch without its hop to the shared synchronous thread to close old
+        database connections before every message: this consumer never uses the database
+        on the event loop (its reads and moves run in worker threads that close their own),
+        and a push to 1,000 sockets of a process queued 1,000 such hops behind each other
+        (docs/performance.md, "Scale-out")."""
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
 
     async def connect(self) -> None:
         push.bind(asyncio.get_running_loop())
