@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
+from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
@@ -22,13 +23,15 @@ from .redis_server import RedisServer
 
 
 @pytest.fixture
-def on_redis(redis_server: RedisServer, settings: Any, monkeypatch: pytest.MonkeyPatch) -> Iterator[redis.Redis]:
+def on_redis(
+    redis_server: RedisServer, settings: Any, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[redis.Redis]:
     """The site's caches on the test's own redis-server; a client to look at it."""
     before = settings.CACHES
     settings.CACHES = site_settings.redis_caches(redis_server.url, "test-trips")
     monkeypatch.setattr(fallback_cache, "_down_since", None)
     monkeypatch.setattr(fallback_cache, "_down_until", 0.0)
-    monkeypatch.setattr(presence, "local_counts", presence.Counter())
+    monkeypatch.setattr(presence, "local_counts", Counter())
     look = redis.Redis.from_url(redis_server.url)
     yield look
     look.close()
