@@ -37,6 +37,7 @@ from typing import Any
 from urllib.parse import parse_qs
 
 from autobahn.exception import Disconnected
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
@@ -76,6 +77,17 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels is
     rejoin: asyncio.Task[None] | None = None
     paused = False
 
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        """Channels' dispatch without its hop to the shared synchronous thread to close old
+        database connections before every message: this consumer never uses the database
+        on the event loop (its reads and moves run in worker threads that close their own),
+        and a push to 1,000 sockets of a process queued 1,000 such hops behind each other
+        (docs/performance.md, "Scale-out")."""
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
+
     async def connect(self) -> None:
         push.bind(asyncio.get_running_loop())
         recovery.bind(asyncio.get_running_loop())
@@ -93,6 +105,10 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels is
             return
         self.viewer = viewer
         self.audience = audiences.JSON if self.as_json else viewer
+        # Accepted as soon as the game is known: Daphne refuses (403) a handshake not
+        # accepted within 5 s, and in a burst of connecting sockets the rest of the
+        # connection (the groups, the count, the first rendering) is what waits.
+        await self.accept()
         # Join and be counted before reading the current rendering: a move committed in
         # between is then rendered for this audience and pushed here, not lost in the gap.
         joined = await self._join()
@@ -100,13 +116,12 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels is
         presence.arrive(self.game_id, self.counted)
         messages.seat_arrived(self.game_id, viewer)
         html = await rounds.current(self.game_id, self.audience)
-        if html is None:
+        if html is None:  # deleted meanwhile
             presence.leave(self.game_id, self.counted)
             self.counted = None
             await self._leave()
             await self.close(code=4404)
             return
-        await self.accept()
         self.last_render = time.monotonic()
         await self.send(text_data=self._stamped(html))
         messages.presence_soon(self.game_id)

@@ -22,6 +22,17 @@ frames; with Redis unreachable the lists' ``receive`` raises and takes the socke
 with a 1011 and a traceback, before the consumer can tell the page that live updates
 are paused; and pub/sub's ``new_channel`` raises the same way. Here both wait instead;
 ``group_add`` still raises, which the consumer handles.
+
+Pub/sub, kept off one lock: channels_redis's pub/sub connection takes one ``asyncio.Lock``
+per process for every SUBSCRIBE, UNSUBSCRIBE and PUBLISH, and subscribed every socket's
+own channel on opening and unsubscribed it on closing. In a burst of connecting sockets
+each waited its turn at that lock, one turn per pass of the event loop, twice (its own
+channel, then its groups, even those already subscribed): a thousand sockets went through
+it one by one, so none was accepted within Daphne's 5 s (docs/performance.md, "Scale-out").
+Here a socket's own channel is a queue in its process only (the site sends to groups,
+never to one socket's channel; a ``send`` to a channel of this process is delivered here),
+and joining a group this process is already subscribed to, with nothing waiting at the
+lock, takes no turn.
 """
 
 from __future__ import annotations
@@ -33,7 +44,11 @@ from typing import Any
 
 from channels.layers import InMemoryChannelLayer
 from channels_redis.core import RedisChannelLayer
-from channels_redis.pubsub import RedisPubSubChannelLayer, RedisPubSubLoopLayer
+from channels_redis.pubsub import (
+    RedisPubSubChannelLayer,
+    RedisPubSubLoopLayer,
+    RedisSingleShardConnection,
+)
 from channels_redis.utils import _wrap_close
 from redis.exceptions import ConnectionError as RedisConnectionError
 
@@ -52,15 +67,43 @@ class PatientRedisChannelLayer(RedisChannelLayer):  # type: ignore[misc]  # chan
                 await asyncio.sleep(RETRY_SECONDS)
 
 
+class QuickShardConnection(RedisSingleShardConnection):  # type: ignore[misc]
+    """One Redis pub/sub connection of the process; a subscription it holds already, with
+    no (un)subscription under way or waiting, is not asked for again."""
+
+    def _settled(self) -> bool:
+        # channels_redis 4.3's lock: held, or released with a waiter about to take it.
+        return not self._lock.locked() and not getattr(self._lock, "_waiters", None)
+
+    async def subscribe(self, channel: str) -> None:
+        if channel in self._subscribed_to and self._settled():
+            return
+        await super().subscribe(channel)
+
+    async def unsubscribe(self, channel: str) -> None:
+        if channel not in self._subscribed_to and self._settled():
+            return  # a socket's own channel (never subscribed), or gone already
+        await super().unsubscribe(channel)
+
+
 class PatientPubSubLoopLayer(RedisPubSubLoopLayer):  # type: ignore[misc]
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        shards: list[RedisSingleShardConnection] = self._shards  # type: ignore[has-type]
+        self._shards = [QuickShardConnection(shard.host, self) for shard in shards]
+
     async def _subscribe_to_channel(self, channel: str) -> None:
-        # The socket's own channel: nothing here sends to it (only to groups), so with
-        # Redis down it can wait; the consumer's group_add is what says "paused".
+        # The socket's own channel: a queue in this process, not subscribed in Redis (see
+        # the module's docstring). Its group messages are handed to it from the group's
+        # subscription; with Redis down the consumer's group_add is what says "paused".
         self.channels[channel] = asyncio.Queue()
-        try:
-            await self._get_shard(channel).subscribe(channel)
-        except (RedisConnectionError, OSError) as exc:
-            log.warning("channel layer unreachable (%s); %s not subscribed", exc, channel)
+
+    async def send(self, channel: str, message: dict[str, Any]) -> None:
+        queue = self.channels.get(channel)
+        if queue is not None:  # a channel of this process
+            queue.put_nowait(self.channel_layer.serialize(message))
+            return
+        await super().send(channel, message)
 
 
 class PatientRedisPubSubChannelLayer(RedisPubSubChannelLayer):  # type: ignore[misc]

@@ -173,18 +173,27 @@ _again: dict[int, bool] = {}
 _tasks: set[asyncio.Task[None]] = set()
 
 
-def schedule(game_id: int, fresh: bool) -> None:
+def schedule(game_id: int, fresh: bool, watched: bool = False) -> None:
+    """A round for the game, or one more after the one running; ``watched``: the caller
+    has just read that a socket of the game is open (the first round need not read it)."""
     if game_id in _running:
         _again[game_id] = _again.get(game_id, False) or fresh
         return
     _running.add(game_id)
-    spawn(_round(game_id, fresh))
+    spawn(_round(game_id, fresh, watched))
 
 
-async def _round(game_id: int, fresh: bool) -> None:
+def schedule_watched(game_id: int, fresh: bool) -> None:
+    """:func:`schedule` for a game :func:`broadcast` has just found watched."""
+    schedule(game_id, fresh, watched=True)
+
+
+async def _round(game_id: int, fresh: bool, watched: bool = False) -> None:
     try:
         while True:
-            frames = await in_worker(_render_round, game_id, fresh)
+            # Reading the counts again would be a second round trip to Redis per move.
+            frames = await in_worker(_render_watched if watched else _render_round, game_id, fresh)
+            watched = False
             await send_frames(game_id, frames)
             if game_id not in _again:
                 return
@@ -225,7 +234,7 @@ def broadcast(game_id: int, ply: int, fresh: bool = True) -> None:
     A game nobody watches (most games of the API's programs) costs one cache read here,
     not a round."""
     try:
-        if not _watched(game_id) or on_server_loop(schedule, game_id, fresh):
+        if not _watched(game_id) or on_server_loop(schedule_watched, game_id, fresh):
             return
         frames = _render_watched(game_id, fresh)
         if frames and get_channel_layer() is not None:

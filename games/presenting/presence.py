@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from games.models import Game
 from games.presenting import audiences, words
 from games.services.base import Actor
-from games.services.fallback_cache import redis_down
+from games.services.fallback_cache import add_to_counters, redis_down
 
 # Counting sockets. This process's own counts decide what to render as much as the
 # cache's, so an evicted counter never silences a push to this process's sockets.
@@ -24,29 +24,23 @@ local_counts: Counter[tuple[int, str]] = Counter()
 
 
 def arrive(game_id: int, audiences_: Sequence[str]) -> None:
-    cache = audiences.live_cache()
-    for audience in [*audiences_, audiences.ANY]:
-        local_counts[game_id, audience] += 1
-        key = audiences.count_key(game_id, audience)
-        cache.add(key, 0, audiences.COUNT_TTL)
-        try:
-            cache.incr(key)
-        except ValueError:  # evicted between add and incr
-            cache.set(key, 1, audiences.COUNT_TTL)
+    _count(game_id, audiences_, 1)
 
 
 def leave(game_id: int, audiences_: Sequence[str]) -> None:
-    cache = audiences.live_cache()
-    for audience in [*audiences_, audiences.ANY]:
-        local_counts[game_id, audience] -= 1
+    _count(game_id, audiences_, -1)
+
+
+def _count(game_id: int, audiences_: Sequence[str], delta: int) -> None:
+    """One socket more or less in each audience and the game's total: in this process, and
+    in the cache in one call (one round trip on Redis, on the connecting socket's loop)."""
+    every = [*audiences_, audiences.ANY]
+    for audience in every:
+        local_counts[game_id, audience] += delta
         if local_counts[game_id, audience] <= 0:
             del local_counts[game_id, audience]
-        key = audiences.count_key(game_id, audience)
-        try:
-            if cache.decr(key) < 0:
-                cache.set(key, 0, audiences.COUNT_TTL)
-        except ValueError:
-            pass
+    keys = [audiences.count_key(game_id, audience) for audience in every]
+    add_to_counters(audiences.live_cache(), keys, delta, audiences.COUNT_TTL)
 
 
 def counts(game_id: int, audiences_: Sequence[str]) -> dict[str, int]:

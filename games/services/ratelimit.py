@@ -21,6 +21,8 @@ from django.conf import settings
 from django.core.cache import cache
 from django.http import HttpRequest
 
+from games.services.fallback_cache import add_to_counters
+
 PERIODS = {"second": 1, "minute": 60, "hour": 3600, "day": 86400}
 _RATE_RE = re.compile(r"^\s*(\d+)\s*/\s*(\d*)\s*(second|minute|hour|day)s?\s*$")
 
@@ -53,18 +55,9 @@ def hit(client: str, rate: Rate, now: float | None = None) -> int:
 
 
 def _count(key: str, timeout: int) -> int:
-    """Add one to the counter at ``key``, opening it at 1 when missing. Incrementing first
-    takes one cache call for every request of a window but its first (adding first took
-    two, three round trips on Redis)."""
-    for _ in range(2):
-        try:
-            return cache.incr(key)
-        except ValueError:  # no counter yet: this request opens the window
-            if cache.add(key, 1, timeout=timeout):
-                return 1
-            # another request opened it in between: count on it
-    cache.set(key, 1, timeout=timeout)  # opened and expired in between: open it again
-    return 1
+    """Add one to the counter at ``key``, opening it at 1 when missing: one round trip on
+    Redis (a script), where Django's ``incr`` took two (it asks whether the key exists)."""
+    return add_to_counters(cache, [key], 1, timeout)[0]
 
 
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network

@@ -18,6 +18,9 @@ PORTS = range(6391, 6395)
 def _free_port() -> int:
     for port in PORTS:
         with socket.socket() as s, contextlib.suppress(OSError):
+            # As redis-server binds: a port whose last connections wait out TIME_WAIT (a
+            # test's server stopped a moment ago) is free for it, not taken.
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
             s.bind(("127.0.0.1", port))
             return port
     pytest.skip(f"no free port in {PORTS.start}-{PORTS.stop - 1} for a redis-server")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 
 import pytest
+from channels import consumer as channels_consumer
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 
@@ -66,3 +67,26 @@ async def test_computer_move_is_pushed_after_a_human_move() -> None:
     assert 'data-piece="15"' in last
     assert "The computer is thinking" not in last
     await comm.disconnect()
+
+
+async def test_a_socket_s_messages_take_no_hop_to_the_synchronous_thread(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Channels closes old database connections on the one synchronous thread before
+    every message a consumer handles; the game's socket uses no database on its loop, so
+    its connect and the pushes it forwards skip that hop (a crowd's push queued behind it)."""
+    hops: list[str] = []
+
+    async def counted() -> None:
+        hops.append("close_old_connections")
+
+    monkeypatch.setattr(channels_consumer, "aclose_old_connections", counted)
+    game = await database_sync_to_async(human_first_vs_ai)()
+    comm = WebsocketCommunicator(application, f"/ws/games/{game.pk}/", headers=HEADERS)
+    connected, _ = await comm.connect()
+    assert connected
+    await comm.receive_from()
+    await database_sync_to_async(play_move)(game.pk, Actor(player_id="s-human"), "15", 0)
+    await receive_until(comm, 'data-ply="1"')
+    await comm.disconnect()
+    assert hops == []
