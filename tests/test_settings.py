@@ -79,6 +79,57 @@ def test_sqlite_writers_of_one_process_take_turns_on_a_lock_and_always_release_i
         assert not base._writer.locked()
 
 
+def test_sqlite_connections_are_kept_for_the_next_thread_never_with_a_transaction_open(
+    tmp_path: Path, django_db_blocker: Any
+) -> None:
+    """A closed connection is taken by the next request (another thread), rolled back first
+    if it was left in a transaction, with its foreign keys checked again."""
+    config = database_config(None, str(tmp_path / "db.sqlite3"))
+    raws: list[Any] = []
+
+    def request(work: str) -> None:
+        connection: Any = ConnectionHandler({"default": config})["default"]
+        connection.ensure_connection()
+        raws.append(connection.connection)
+        cursor = connection.cursor()
+        if work == "create":
+            cursor.execute("CREATE TABLE t (n INTEGER)")
+        elif work == "left open":
+            cursor.execute("PRAGMA foreign_keys = OFF")
+            connection._start_transaction_under_autocommit()
+            cursor.execute("INSERT INTO t VALUES (1)")
+        else:
+            raws.append(cursor.execute("SELECT count(*) FROM t").fetchone()[0])
+            raws.append(cursor.execute("PRAGMA foreign_keys").fetchone()[0])
+        connection.close()
+
+    with django_db_blocker.unblock():
+        for work in ("create", "left open", "read"):
+            thread = threading.Thread(target=request, args=(work,))
+            thread.start()
+            thread.join(5)
+    first, second, third, rows, foreign_keys = raws
+    assert first is second is third  # one connection, three threads
+    assert rows == 0 and foreign_keys == 1
+
+
+def test_sqlite_connections_are_not_kept_across_a_new_file(tmp_path: Path, django_db_blocker: Any) -> None:
+    """A database file made again (a test database, a restore) gets new connections."""
+    path = tmp_path / "db.sqlite3"
+    config = database_config(None, str(path))
+    with django_db_blocker.unblock():
+        connection: Any = ConnectionHandler({"default": config})["default"]
+        connection.cursor().execute("CREATE TABLE old (n INTEGER)")
+        before = connection.connection
+        connection.close()
+        path.unlink()
+        connection.cursor().execute("CREATE TABLE new (n INTEGER)")
+        assert connection.connection is not before
+        tables = connection.cursor().execute("SELECT name FROM sqlite_master").fetchall()
+        assert tables == [("new",)]
+        connection.close()
+
+
 def test_postgres_url_gets_the_pool_and_no_persistent_connections() -> None:
     config = database_config("postgres://user@db.example:5432/quarto", "unused")
     assert config["CONN_MAX_AGE"] == 0 and "pool" in config["OPTIONS"]
