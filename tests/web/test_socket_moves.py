@@ -40,6 +40,17 @@ async def frames_within(comm: WebsocketCommunicator, seconds: float) -> list[str
     return frames
 
 
+async def json_socket(game_id: int, session_key: str) -> WebsocketCommunicator:
+    """A program's JSON socket with the browser session ``session_key``, opened."""
+    return await opened(
+        WebsocketCommunicator(
+            socket(game_id).application,
+            f"/ws/games/{game_id}/?format=json",
+            headers=[(b"origin", b"http://localhost"), (b"cookie", f"sessionid={session_key}".encode())],
+        )
+    )
+
+
 async def send(comm: WebsocketCommunicator, **frame: Any) -> None:
     await comm.send_to(text_data=json.dumps(frame))
 
@@ -75,13 +86,7 @@ async def test_a_move_on_the_socket_is_played_once_and_pushed_to_everyone() -> N
 async def test_a_program_sending_the_same_frame_twice_is_told_it_is_stale() -> None:
     game = await database_sync_to_async(tictactoe_between)("p-one", "p-two")
     key = await database_sync_to_async(session_for)("p-one")
-    program = await opened(
-        WebsocketCommunicator(
-            socket(game.pk).application,
-            f"/ws/games/{game.pk}/?format=json",
-            headers=[(b"origin", b"http://localhost"), (b"cookie", f"sessionid={key}".encode())],
-        )
-    )
+    program = await json_socket(game.pk, key)
     for _ in range(2):
         await send(program, move="b2", ply=0)
     error = json.loads(await receive_until(program, '"error"'))
@@ -155,13 +160,7 @@ async def test_moves_on_the_socket_count_against_the_move_limit(settings: Any) -
     settings.RATE_LIMIT_MOVE = "1/minute"
     game = await database_sync_to_async(tictactoe_between)("p-one", "p-two")
     key_one = await database_sync_to_async(session_for)("p-one")
-    one = await opened(
-        WebsocketCommunicator(
-            socket(game.pk).application,
-            f"/ws/games/{game.pk}/?format=json",
-            headers=[(b"origin", b"http://localhost"), (b"cookie", f"sessionid={key_one}".encode())],
-        )
-    )
+    one = await json_socket(game.pk, key_one)
     await send(one, move="a1", ply=0)
     await receive_until(one, '"ply": 1')
     await send(one, move="b1", ply=1)  # not its turn, but the limit speaks first
