@@ -42,11 +42,35 @@ def test_percentile_is_nearest_rank() -> None:
 
 def test_arguments_default_to_every_scenario_at_the_issue_sizes() -> None:
     args = bench.parse_args([])
-    assert args.scenario == ["ratio", "games", "sockets", "crowd", "computer"]
+    assert args.scenario == ["ratio", "games", "sockets", "crowd", "computer", "pagemove"]
     assert (args.clients, args.games, args.rate, args.watchers) == (20, 200, 50.0, 2)
+    assert (args.page_games, args.page_rate) == (20, 20.0)
     assert (args.sockets, args.socket_games, args.crowd) == (2000, 20, 500)
     args = bench.parse_args(["--scenario", "crowd", "--crowd", "50", "--url", "http://127.0.0.1:9"])
     assert args.scenario == ["crowd"] and args.crowd == 50 and args.url == ["http://127.0.0.1:9"]
+
+
+def test_a_seat_s_moves_are_its_enabled_move_buttons() -> None:
+    rendering = (
+        b'<button class="board__cell" type="submit" name="move" value="a1" aria-label="a1: empty">'
+        b'<button class="board__cell" type="submit" name="move" value="b2" aria-label="b2" disabled>'
+        b'<button class="tray__slot" type="submit" name="move" value="7" data-piece="7">'
+        b'<button class="button" type="submit" name="answer" value="yes">'
+    )
+    assert bench.playable(rendering) == ["a1", "7"]
+    assert bench.playable(b"<p>no board</p>") == []
+
+
+def test_a_browser_keeps_its_cookies_and_sends_them() -> None:
+    browser = bench.Browser("http://127.0.0.1:9")
+    assert browser.extra_headers() == []
+    browser.took_cookie("csrftoken=abc; expires=Thu, 01 Jan 2099 00:00:00 GMT; Path=/; SameSite=Lax")
+    browser.took_cookie("sessionid=s1; HttpOnly; Path=/")
+    browser.took_cookie("sessionid=s2; HttpOnly; Path=/")  # a new key replaces the old
+    assert browser.extra_headers() == ["Cookie: csrftoken=abc; sessionid=s2"]
+    api = bench.Http("http://127.0.0.1:9")
+    api.took_cookie("sessionid=s1")  # an API client keeps none
+    assert api.extra_headers() == []
 
 
 @pytest.mark.parametrize("argv", [["--seconds", "600"], ["--rate", "0"], ["--stack", "--url", "http://x"]])
