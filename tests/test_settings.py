@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import threading
 from pathlib import Path
 from typing import Any
@@ -127,6 +128,38 @@ def test_sqlite_connections_are_not_kept_across_a_new_file(tmp_path: Path, djang
         assert connection.connection is not before
         tables = connection.cursor().execute("SELECT name FROM sqlite_master").fetchall()
         assert tables == [("new",)]
+        connection.close()
+
+
+def test_a_forked_child_sets_its_parent_s_idle_connections_aside(
+    tmp_path: Path, django_db_blocker: Any
+) -> None:
+    """A forked process never uses (or closes) what its parent kept: it opens its own, and
+    the parent's connection still works after the child is gone."""
+    from quarto_site.sqlite import base
+
+    config = database_config(None, str(tmp_path / "db.sqlite3"))
+    with django_db_blocker.unblock():
+        connection: Any = ConnectionHandler({"default": config})["default"]
+        connection.cursor().execute("CREATE TABLE t (n INTEGER)")
+        kept = connection.connection
+        connection.close()
+        child = os.fork()
+        if child == 0:  # the child: its own connection, the parent's set aside
+            code = 1
+            try:
+                set_aside = not base._idle and kept in base._inherited  # at the fork, before any use
+                mine: Any = ConnectionHandler({"default": config})["default"]
+                mine.cursor().execute("INSERT INTO t VALUES (1)")
+                code = 0 if set_aside and mine.connection is not kept else 2
+                mine.close()
+            finally:
+                os._exit(code)
+        _, status = os.waitpid(child, 0)
+        assert os.waitstatus_to_exitcode(status) == 0
+        connection.ensure_connection()
+        assert connection.connection is kept
+        assert connection.cursor().execute("SELECT count(*) FROM t").fetchone()[0] == 1
         connection.close()
 
 

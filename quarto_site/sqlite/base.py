@@ -17,8 +17,9 @@ a thread of its own, so Django opened a new SQLite connection for each (connect,
 pragmas and some thirty SQL functions: about 1 ms of CPU, a fifth of a move's) and closed
 it at the end. A closed connection goes to a small list per database file instead (rolled
 back if a transaction was left open), and the next request of any thread takes it, unless
-the file was replaced since (a new inode: a test database made again, a restore) or the
-connection was opened by another process (a forked worker closes what it inherited).
+the file was replaced since (a new inode: a test database made again, a restore). A forked
+child never uses nor closes its parent's idle connections (closing one there could
+checkpoint the parent's WAL away): it sets them aside and opens its own.
 """
 
 from __future__ import annotations
@@ -38,6 +39,20 @@ _Base: Any = base.DatabaseWrapper
 _idle: dict[str, list[tuple[Any, tuple[int, int, int]]]] = {}
 _idle_lock = threading.Lock()
 IDLE_PER_FILE = 16
+
+
+# A forked child's copies of its parent's idle connections: kept, never used or closed.
+_inherited: list[Any] = []
+
+
+def _set_aside_after_fork() -> None:
+    global _idle_lock
+    _idle_lock = threading.Lock()  # another thread of the parent may have held it
+    _inherited.extend(raw for idle in _idle.values() for raw, _ in idle)
+    _idle.clear()
+
+
+os.register_at_fork(after_in_child=_set_aside_after_fork)
 
 
 def _file_identity(name: str) -> tuple[int, int, int] | None:
@@ -68,7 +83,10 @@ class DatabaseWrapper(_Base):  # type: ignore[misc]
                         raw.execute("PRAGMA foreign_keys = ON")
                         self._opened_on = opened_on
                         return raw
-                    raw.close()  # the file was replaced, or this is a forked process
+                    if opened_on is not None and now is not None and opened_on[2] == now[2]:
+                        raw.close()  # the file was replaced since
+                    else:
+                        _inherited.append(raw)
         raw = super().get_new_connection(conn_params)
         self._opened_on = _file_identity(name)
         return raw
