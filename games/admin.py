@@ -105,7 +105,7 @@ class GameAdmin(admin.ModelAdmin[Game]):
         aborted, refused = 0, []
         for game in queryset:
             try:
-                moderation.abort_game(game.pk, f"{reason} ({request.user})")
+                moderation.abort_game(game.pk, reason, by=str(request.user))
                 aborted += 1
             except ServiceError as exc:
                 refused.append(exc.message)

@@ -1,9 +1,10 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class GamesConfig(AppConfig):
     name = "games"
-    verbose_name = "Games"
+    verbose_name = _("Games")
 
     def ready(self) -> None:
         """Subscribe the live push and the AI runner to the services' game events.

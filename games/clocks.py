@@ -17,6 +17,7 @@ a time zone.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -29,6 +30,10 @@ PRESETS: tuple[tuple[int, int], ...] = ((1, 0), (3, 2), (5, 3), (10, 5), (15, 10
 DAYS = (1, 2, 3, 5, 7, 14)
 INITIAL_MIN, INITIAL_MAX = 15, 3 * 3600  # seconds
 INCREMENT_MAX = 60  # seconds
+# The most time left a record may give an action: well past any clock here (14 days a
+# move), and within what the database stores (a 32-bit integer of ms on PostgreSQL).
+MAX_LEFT_HOURS = 500
+MAX_LEFT_MS = MAX_LEFT_HOURS * 3600 * MS
 
 Speed = Literal["bullet", "blitz", "rapid", "classical", "correspondence", "unlimited"]
 SPEEDS: tuple[Speed, ...] = ("bullet", "blitz", "rapid", "classical", "correspondence")
@@ -123,7 +128,9 @@ def minutes_label(seconds: int) -> str:
 
 
 def _whole(value: Any, name: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int | float) or value != int(value):
+    # JSON's NaN, Infinity and 1e400 arrive as floats that int() refuses with other errors.
+    finite = isinstance(value, int) or (isinstance(value, float) and math.isfinite(value))
+    if isinstance(value, bool) or not finite or value != int(value):
         raise ClockError("bad_clock", f"The clock's {name} must be a whole number of seconds.")
     return int(value)
 
@@ -155,20 +162,37 @@ def parse(value: Mapping[str, Any] | None) -> TimeControl:
     raise ClockError("bad_clock", SHAPE)
 
 
+LABEL_HELP = "Write a clock as minutes+seconds (3+2), 3d or unlimited."
+
+
 def parse_label(text: str) -> TimeControl:
     """A time control from its short form: "3+2" (minutes + seconds), "3d", "unlimited"."""
     text = text.strip().lower()
     if text in ("", "unlimited", "-"):
         return UNLIMITED
-    if text.endswith("d") and text[:-1].isdigit():
-        return parse({"days": int(text[:-1])})
+    days = text[:-1]
+    # ASCII digits only ("²" passes isdigit() but not int()), and few: int() refuses 4,300.
+    if text.endswith("d") and days.isascii() and days.isdigit() and len(days) <= 3:
+        return parse({"days": int(days)})
     minutes, plus, increment = text.partition("+")
+    return real_time(minutes, increment if plus else "0", LABEL_HELP)
+
+
+def real_time(minutes: str, increment: str, refusal: str) -> TimeControl:
+    """A real-time control from its minutes ("2.5") and seconds per move as typed; a
+    ClockError saying ``refusal`` when either is not a plain number (``inf``, ``nan``,
+    ``1e400``, ``²`` are not)."""
+    minutes, increment = minutes.strip(), increment.strip()
     try:
-        initial = round(float(minutes) * 60)
-        extra = int(increment) if plus else 0
+        if not (minutes.isascii() and increment.isascii()):
+            raise ValueError
+        seconds = float(minutes) * 60
+        extra = int(increment)
+        if not math.isfinite(seconds):
+            raise ValueError
     except ValueError:
-        raise ClockError("bad_clock", "Write a clock as minutes+seconds (3+2), 3d or unlimited.") from None
-    return parse({"initial": initial, "increment": extra})
+        raise ClockError("bad_clock", refusal) from None
+    return parse({"initial": round(seconds), "increment": extra})
 
 
 def presets() -> list[TimeControl]:
@@ -271,7 +295,8 @@ def read_pgn_clock(text: str) -> int:
     """Milliseconds from ``h:mm:ss[.f]``; ClockError when it is not one."""
     parts = text.strip().split(":")
     try:
-        if len(parts) != 3:
+        # ASCII only, as the pages' clock fields: int() and float() read other scripts' digits.
+        if len(parts) != 3 or not text.isascii():
             raise ValueError
         hours, minutes = int(parts[0]), int(parts[1])
         seconds = float(parts[2])
@@ -279,4 +304,8 @@ def read_pgn_clock(text: str) -> int:
             raise ValueError
     except ValueError:
         raise ClockError("bad_record", f"a clock must read h:mm:ss, not {text!r}") from None
-    return round((hours * 3600 + minutes * 60 + seconds) * MS)
+    ms = round((hours * 3600 + minutes * 60 + seconds) * MS)
+    if ms > MAX_LEFT_MS:
+        limit = f"{MAX_LEFT_HOURS}:00:00"
+        raise ClockError("bad_record", f"a time left must be at most {limit}, not {text.strip()}")
+    return ms

@@ -52,6 +52,9 @@ class GameEvent:
     # Whether the change left the computer to move; None when the publisher did not say
     # (a subscriber that cares looks it up).
     ai_due: bool | None = None
+    # Whether the game's clock runs (a move says; None elsewhere): the turn and end emails
+    # are for clocked games, and a move of any other costs them no read of the game.
+    clock_runs: bool | None = None
 
 
 Subscriber = Callable[[GameEvent], None]

@@ -10,9 +10,11 @@ from typing import Any
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
 
 from . import catalog, clocks
 from .engine import State
+from .prepared import Prepared
 
 
 def new_invite_code() -> str:
@@ -30,24 +32,24 @@ def player_fingerprint(player_id: str) -> str:
 class Game(models.Model):
     class Status(models.IntegerChoices):
         # Gapped like lichess' codes: "finished" is ``status >= FINISHED``.
-        WAITING = 10, "waiting for a player"
-        PLAYING = 20, "playing"
-        WON = 30, "won"
-        DRAWN = 35, "drawn"
-        ABORTED = 40, "aborted"
-        ABANDONED = 45, "abandoned"
+        WAITING = 10, _("waiting for a player")
+        PLAYING = 20, _("playing")
+        WON = 30, _("won")
+        DRAWN = 35, _("drawn")
+        ABORTED = 40, _("aborted")
+        ABANDONED = 45, _("abandoned")
 
     FINISHED = Status.WON
 
     class Reason(models.TextChoices):
         # Why a finished game ended; blank while it is played.
-        NORMAL = "normal", "the rules"
-        RESIGNED = "resigned", "resignation"
-        AGREED = "agreed", "draw agreed"
-        ABORTED = "aborted", "aborted by a moderator"
-        ABANDONED = "abandoned", "a player left"
-        TIMEOUT = "timeout", "time ran out"
-        NO_START = "no_start", "no first move"
+        NORMAL = "normal", _("the rules")
+        RESIGNED = "resigned", _("resignation")
+        AGREED = "agreed", _("draw agreed")
+        ABORTED = "aborted", _("aborted by a moderator")
+        ABANDONED = "abandoned", _("a player left")
+        TIMEOUT = "timeout", _("time ran out")
+        NO_START = "no_start", _("no first move")
 
     # The offers a game can have pending (``Game.offers``: kind -> the seats that said yes).
     OFFERS = ("draw", "takeback", "rematch")
@@ -104,6 +106,8 @@ class Game(models.Model):
     revision = models.PositiveIntegerField(default=0, editable=False)
 
     class Meta:
+        verbose_name = _("game")
+        verbose_name_plural = _("games")
         ordering = ["-created"]
         # The clock sweep's question, every second: which games in play have run out.
         indexes = [
@@ -145,7 +149,9 @@ class Game(models.Model):
     @cached_property
     def move_rows(self) -> list[tuple[int, str]]:
         """(seat, text) of every action in order: one query per game object."""
-        return list(self.moves.order_by("ply").values_list("seat", "text"))
+        if self.pk is None:
+            return list(self.moves.order_by("ply").values_list("seat", "text"))  # Django's refusal
+        return MOVE_ROWS.rows(self.pk)
 
     @property
     def move_texts(self) -> list[str]:
@@ -164,8 +170,13 @@ class Game(models.Model):
 
     @cached_property
     def seat_list(self) -> list[Seat]:
-        """The seats in order, loaded once per game object."""
-        return list(self.seats.select_related("user").order_by("index"))
+        """The seats in order with their accounts, loaded once per game object."""
+        if self.pk is None:
+            return list(self.seats.select_related("user").order_by("index"))  # Django's refusal
+        seats: list[Seat] = SEAT_LIST.rows(self.pk)
+        for seat in seats:  # as the related manager does: seat.game is this object
+            Seat.game.field.set_cached_value(seat, self)
+        return seats
 
 
 class Seat(models.Model):
@@ -199,6 +210,8 @@ class Seat(models.Model):
     )
 
     class Meta:
+        verbose_name = _("seat")
+        verbose_name_plural = _("seats")
         ordering = ["game", "index"]
         constraints = [models.UniqueConstraint(fields=["game", "index"], name="one_seat_per_index")]
         # The sweep looks for seats whose pages no server has seen lately among the seats
@@ -252,6 +265,8 @@ class Move(models.Model):
     )
 
     class Meta:
+        verbose_name = _("move")
+        verbose_name_plural = _("moves")
         ordering = ["game", "ply"]
         constraints = [models.UniqueConstraint(fields=["game", "ply"], name="one_move_per_ply")]
 
@@ -270,6 +285,8 @@ class ChatLine(models.Model):
     hidden = models.BooleanField(default=False, help_text="Hidden by a moderator: kept, never shown.")
 
     class Meta:
+        verbose_name = _("chat line")
+        verbose_name_plural = _("chat lines")
         ordering = ["game", "created", "pk"]
 
     def __str__(self) -> str:
@@ -286,5 +303,25 @@ class ChatMute(models.Model):
     reason = models.CharField(max_length=200, blank=True)
     created = models.DateTimeField(auto_now_add=True)
 
+    class Meta:
+        verbose_name = _("chat mute")
+        verbose_name_plural = _("chat mutes")
+
     def __str__(self) -> str:
         return f"muted {player_fingerprint(self.key)}"
+
+
+# The reads every move makes, compiled once (games/prepared.py): the API's token check, the
+# locked game (games.services.base.locked_game), its moves, its seats with their accounts.
+MOVE_ROWS: Prepared[tuple[int, str]] = Prepared(
+    lambda game_id: Move.objects.filter(game_id=game_id).order_by("ply").values_list("seat", "text")
+)
+SEAT_LIST: Prepared[Seat] = Prepared(
+    lambda game_id: Seat.objects.select_related("user").filter(game_id=game_id).order_by("index")
+)
+LOCKED_GAME: Prepared[Game] = Prepared(
+    lambda game_id: Game.objects.select_for_update().filter(pk=game_id).order_by()
+)
+TOKEN_SEAT: Prepared[tuple[int]] = Prepared(
+    lambda token_hash: Seat.objects.filter(token_hash=token_hash).order_by().values_list("pk")[:1]
+)

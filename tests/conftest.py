@@ -1,7 +1,9 @@
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Iterator
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -37,6 +39,18 @@ def no_ai_reply(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 
 
 @pytest.fixture(autouse=True)
+def _windows_start_with_the_test(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The rate limits count in fixed windows (games/services/ratelimit.py): two requests a
+    moment apart across a window's end are counted in two, and a test that asks for a
+    refusal would see none. Each test's limiter clock starts at a day's first second (the
+    start of every window) and moves as time does."""
+    from games.services import ratelimit
+
+    start, base = time.monotonic(), time.time() // 86400 * 86400
+    monkeypatch.setattr(ratelimit, "time", SimpleNamespace(time=lambda: base + time.monotonic() - start))
+
+
+@pytest.fixture(autouse=True)
 def _fresh_cache() -> Iterator[None]:
     """Each test starts with empty rate-limit counters and an empty live cache."""
     _clear_caches()
@@ -49,8 +63,8 @@ def _clear_caches() -> None:
     from django.core.cache import caches
     from django.core.cache.backends.redis import RedisCache
 
-    from games.live import consumers
     from games.presenting import presence
+    from games.services import ratelimit
 
     for alias in ("default", "live"):
         cache = caches[alias]
@@ -63,12 +77,14 @@ def _clear_caches() -> None:
     presence.local_counts.clear()
     # Sockets a failed test left open (it stopped before disconnecting) count against the
     # per-client cap: they must not refuse the next tests' sockets.
-    consumers.open_sockets.clear()
+    ratelimit.forget_open_sockets()
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Browser tests last: Playwright's sync API keeps an event loop running in the main
-    thread while its browser is open, which synchronous Django code must not meet."""
+    thread while its browser is open, which synchronous Django code must not meet. (In the
+    parallel run a worker may still take plain tests after browser ones: the browser
+    fixture closes with its file.)"""
     items.sort(key=lambda item: item.get_closest_marker("browser") is not None)
 
 

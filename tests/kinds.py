@@ -46,3 +46,31 @@ def random_moves(kind: str, options: dict[str, Any], seed: int, stop_after: int 
         moves.append(str(move))
         state = state.play(move)
     return moves
+
+
+def largest_options(kind: str) -> dict[str, Any]:
+    """The game's number options each at its largest that the rules accept with the others
+    (the biggest board, the most players), or {} for a game without number options."""
+    rules = catalog.get(kind).rules
+    chosen: dict[str, Any] = {}
+    for option in rules.options:
+        if option.type != "int":
+            continue
+        try:
+            rules.clean_options({**chosen, option.name: option.max})
+        except OptionError:
+            continue
+        chosen[option.name] = option.max
+    return chosen
+
+
+def boards_to_show() -> dict[str, tuple[str, dict[str, str]]]:
+    """Every game's board as a new-game form makes it: label -> (kind, the form's fields):
+    each game's default board, and its largest where its options make the board grow."""
+    shown: dict[str, tuple[str, dict[str, str]]] = {}
+    for kind in catalog.CATALOG:
+        shown[kind] = (kind, {})
+        largest = largest_options(kind)
+        if largest:
+            shown[f"{kind}-largest"] = (kind, {name: str(value) for name, value in largest.items()})
+    return shown

@@ -61,6 +61,61 @@ def test_ai_imports_no_django_and_no_web_code(path: Path) -> None:
             assert name.startswith(("games.engine", "games.ai")), f"{path.name} imports {name}"
 
 
+# -- each game's package: pure, and about its own game only ---------------------------------
+
+KINDS = GAMES / "kinds"
+GAME_PACKAGES = sorted(p.parent for p in KINDS.glob("*/__init__.py"))
+# What a game's package may use beside itself: the shared pure layers and the description.
+GAME_PACKAGE_USES = ("games.engine", "games.ai", "games.formats", "games.spec")
+
+
+def package_violations(path: Path, package: str, *, rules: bool) -> list[str]:
+    """What a module of the game package ``package`` (``games.kinds.<kind>``) may not import:
+    Django, project code above the pure layers, another game's package; for its rules
+    module, anything but the standard library, the engine's protocol and itself."""
+    found = []
+    for name in imported_modules(path):
+        own = name == package or name.startswith(package + ".")
+        if (
+            top(name) in ("django", "channels", "ninja")
+            or (top(name) == "games" and not own and not name.startswith(GAME_PACKAGE_USES))
+            or (rules and not own and top(name) not in STDLIB and not within(name, ("games.engine",)))
+        ):
+            found.append(name)
+    return found
+
+
+@pytest.mark.parametrize(
+    "path",
+    [p for package in GAME_PACKAGES for p in python_files(package)],
+    ids=lambda p: str(p.relative_to(KINDS)),
+)
+def test_each_game_package_is_pure_and_its_own(path: Path) -> None:
+    package = ".".join(path.relative_to(ROOT).parts[:3])  # games.kinds.<kind>
+    assert package_violations(path, package, rules=path.name == "rules.py") == []
+
+
+def test_every_registered_game_is_a_package_named_by_its_kind() -> None:
+    assert {p.name for p in GAME_PACKAGES} >= game_names()
+    for package in GAME_PACKAGES:
+        assert (package / "rules.py").exists(), f"{package.name} has no rules module"
+        assert (package / "templates" / "kinds" / f"{package.name}.html").exists(), (
+            f"{package.name}: no partials"
+        )
+
+
+def test_the_package_guard_catches_django_another_game_and_impure_rules(tmp_path: Path) -> None:
+    bad = tmp_path / "rules.py"
+    bad.write_text(
+        "import re\nfrom django.db import models\nfrom games.kinds.quarto import rules\n"
+        "from games.formats import boards\nfrom games.engine.grid import FILES\n"
+        "from games.kinds.toy import board\n"
+    )
+    found = package_violations(bad, "games.kinds.toy", rules=True)
+    assert found == ["django.db", "games.kinds.quarto", "games.formats"]
+    assert package_violations(bad, "games.kinds.toy", rules=False) == ["django.db", "games.kinds.quarto"]
+
+
 PROJECT_PACKAGES = {"games", "quarto_site", "accounts"}
 # Modules allowed to import inside a function: none. (GamesConfig.ready() is not a
 # dodge: Django imports apps.py before the models exist, so the subscribers that use
@@ -139,7 +194,9 @@ def import_graph() -> dict[str, set[str]]:
                     base = node.module or ""
                 targets = [f"{base}.{alias.name}" for alias in node.names] + [base]
             for target in targets:
-                if target in modules and target != name:
+                # A module's own packages are imported before it, whatever it imports:
+                # ``from . import rules`` in a game's package is no edge to its __init__.
+                if target in modules and target != name and not name.startswith(target + "."):
                     edges.add(target)
         graph[name] = edges
     return graph
@@ -179,14 +236,22 @@ def test_the_cycle_finder_finds_a_cycle() -> None:
     assert find_cycle({"a": {"b"}, "b": set()}) == []
 
 
-PURE = [GAMES / "catalog.py", GAMES / "clocks.py", *python_files(GAMES / "formats")]
+PURE = [GAMES / "catalog.py", GAMES / "spec.py", GAMES / "clocks.py", *python_files(GAMES / "formats")]
 
 
 @pytest.mark.parametrize("path", PURE, ids=lambda p: str(p.relative_to(GAMES)))
 def test_the_catalog_and_the_formats_are_pure(path: Path) -> None:
-    """No Django, nothing Django-side: the catalog may import the engine, the players and
-    the pure formats only."""
-    allowed = ("games.engine", "games.ai", "games.formats", "games.catalog", "games.clocks")
+    """No Django, nothing Django-side: the catalog may import the engine, the players, the
+    pure formats, the games' description and the games' packages only."""
+    allowed = (
+        "games.engine",
+        "games.ai",
+        "games.formats",
+        "games.spec",
+        "games.kinds",
+        "games.catalog",
+        "games.clocks",
+    )
     graph = import_graph()
     for imported in imported_modules(path):
         assert top(imported) not in ("django", "channels", "ninja"), f"{path.name} imports {imported}"
@@ -200,8 +265,11 @@ DOORS = ("games.web", "games.api", "games.live", "games.admin", "games.templatet
 LAYERS = [
     ("games.engine",),
     ("games.ai",),
-    ("games.formats", "games.catalog", "games.clocks"),
-    ("games.models",),
+    ("games.formats", "games.spec", "games.clocks"),
+    ("games.kinds",),
+    # Records name their game, so reading one asks the catalog for its rules.
+    ("games.catalog", "games.formats.record_reading", "games.formats.records"),
+    ("games.models", "games.prepared"),  # prepared: the models' statements built once
     ("games.events", "games.services", "games.identity"),
     ("games.runner",),
     ("games.presenting",),
@@ -211,10 +279,16 @@ LAYERS = [
 
 
 def layer_of(module: str) -> int:
-    for rank, prefixes in enumerate(LAYERS):
-        if any(module == p or module.startswith(p + ".") for p in prefixes):
-            return rank
-    raise AssertionError(f"{module} is in no layer of tests/test_architecture.py")
+    """The rank of the layer whose prefix names the module most closely."""
+    matches = [
+        (len(p), rank)
+        for rank, prefixes in enumerate(LAYERS)
+        for p in prefixes
+        if module == p or module.startswith(p + ".")
+    ]
+    if not matches:
+        raise AssertionError(f"{module} is in no layer of tests/test_architecture.py")
+    return max(matches)[1]
 
 
 def test_dependencies_point_down_only() -> None:
@@ -232,7 +306,7 @@ def test_the_guard_catches_an_import_inside_a_function(tmp_path: Path) -> None:
     bad = tmp_path / "mod.py"
     bad.write_text(
         "import json\n"
-        "from games.engine import quarto\n"
+        "from games.kinds import quarto\n"
         "def f():\n    from .connect import bitboards\n    import games.ai\n    import os\n"
         "class C:\n    async def g(self):\n        from games import services\n"
     )
@@ -281,30 +355,32 @@ def test_the_guard_catches_a_direct_write(tmp_path: Path) -> None:
 
 # -- shared code never asks which game it is showing -------------------------------------
 
-# A game's own code: its rules, its player, its pure board/words/records functions and its
-# catalog entry; everything else is shared and must work for a game it has never heard of.
-GAME_OWN = (GAMES / "engine", GAMES / "ai", GAMES / "formats", GAMES / "catalog.py", GAMES / "migrations")
+# A game's own code is its package (games/kinds/<kind>/) and its one registration in the
+# catalog; everything else, the engine's protocol, the players' helpers and the formats
+# included, is shared and must work for a game it has never heard of.
+GAME_OWN = (KINDS, GAMES / "catalog.py", GAMES / "migrations")
 TEMPLATES = ROOT / "templates"
-GAME_TEMPLATES = TEMPLATES / "games" / "kinds"
 
 
 def game_names() -> set[str]:
-    """The registered games' kinds and their rules modules' names."""
-    tree = ast.parse((GAMES / "catalog.py").read_text())
-    kinds = {
-        kw.value.value
-        for node in ast.walk(tree)
-        if isinstance(node, ast.Call) and ast.unparse(node.func) == "GameSpec"
-        for kw in node.keywords
-        if kw.arg == "kind" and isinstance(kw.value, ast.Constant) and isinstance(kw.value.value, str)
-    }
+    """The registered games' kinds, read from their packages' entries."""
+    kinds = set()
+    for package in GAME_PACKAGES:
+        tree = ast.parse((package / "__init__.py").read_text())
+        kinds |= {
+            kw.value.value
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Call) and ast.unparse(node.func) == "GameSpec"
+            for kw in node.keywords
+            if kw.arg == "kind" and isinstance(kw.value, ast.Constant) and isinstance(kw.value.value, str)
+        }
     assert kinds >= {"quarto", "tictactoe"}, kinds
     return kinds
 
 
 def declared_option_names() -> set[str]:
     found = set()
-    for path in python_files(GAMES / "engine"):
+    for path in [package / "rules.py" for package in GAME_PACKAGES]:
         for node in ast.walk(ast.parse(path.read_text())):
             if isinstance(node, ast.Call) and ast.unparse(node.func) == "OptionSpec" and node.args:
                 first = node.args[0]
@@ -324,7 +400,7 @@ def game_mentions(path: Path, kinds: set[str], *, strings: bool = True) -> list[
             base = node.module or "" if isinstance(node, ast.ImportFrom) else ""
             for alias in node.names:
                 parts = f"{base}.{alias.name}".strip(".").split(".")
-                if parts[:2] in (["games", "engine"], ["games", "ai"]) and set(parts[2:]) & kinds:
+                if parts[:2] == ["games", "kinds"] and set(parts[2:]) & kinds:
                     found.append(f"{path.name}:{node.lineno} imports {'.'.join(parts)}")
     return found
 
@@ -355,7 +431,9 @@ def template_mentions(path: Path, kinds: set[str], options: set[str]) -> list[st
 
 @pytest.mark.parametrize(
     "path",
-    [p for p in sorted(TEMPLATES.rglob("*.html")) if GAME_TEMPLATES not in p.parents],
+    # allauth's elements (templates/allauth/) are form widgets comparing their own attributes
+    # (a button's type): no game reaches them.
+    [p for p in sorted(TEMPLATES.rglob("*.html")) if TEMPLATES / "allauth" not in p.parents],
     ids=lambda p: str(p.relative_to(TEMPLATES)),
 )
 def test_shared_templates_never_ask_which_game(path: Path) -> None:
@@ -364,7 +442,7 @@ def test_shared_templates_never_ask_which_game(path: Path) -> None:
 
 def test_the_game_guards_catch_a_game_named_in_shared_code(tmp_path: Path) -> None:
     bad = tmp_path / "view.py"
-    bad.write_text("from games.engine import quarto\nif game.kind == 'connect':\n    pass\n")
+    bad.write_text("from games.kinds import quarto\nif game.kind == 'connect':\n    pass\n")
     assert len(game_mentions(bad, {"quarto", "connect"})) == 2
     page = tmp_path / "page.html"
     page.write_text("{% if game.options.advanced %}x{% endif %}{% if game.kind == 'quarto' %}{% endif %}")
@@ -423,6 +501,11 @@ PROJECT_PLUMBING = (
     "quarto_site.celery",
     "quarto_site.sqlite",
     "quarto_site.unavailable",
+    "quarto_site.observability",
+    "quarto_site.draining",
+    "quarto_site.staticstorage",
+    "quarto_site.backups",  # backup and restore of the database (manage.py backup, restore)
+    "quarto_site.languages",  # a socket's language, from its scope
 )
 PROJECT_ENTRY = ("quarto_site.urls", "quarto_site.asgi", "quarto_site.wsgi", "quarto_site")
 
@@ -499,7 +582,7 @@ def test_accounts_uses_only_public_names_of_games_layers_below_the_doors(path: P
 
 @pytest.mark.parametrize("path", python_files(GAMES), ids=lambda p: str(p.relative_to(ROOT)))
 def test_games_never_imports_the_apps_above_it(path: Path) -> None:
-    assert [m for m in imported_modules(path) if top(m) in ("accounts", "ratings", "lobby")] == []
+    assert [m for m in imported_modules(path) if top(m) in ("accounts", "ratings", "lobby", "study")] == []
 
 
 # -- the ratings app: above games (its end hook), below accounts (profiles show ratings) --
@@ -587,3 +670,23 @@ def test_the_lobby_guard_catches_a_door_or_a_private_name(tmp_path: Path) -> Non
     bad.write_text("from games.web import views\nfrom games.services.moves import _person_seat\n")
     with pytest.raises(AssertionError):
         test_lobby_uses_only_public_names_of_games_below_the_doors(bad)
+
+
+# -- monitoring: above games, reading its state and its events ------------------------
+
+MONITORING = ROOT / "monitoring"
+MONITORING_USES = ("games.models", "games.events", "games.services", "games.runner")
+
+
+@pytest.mark.parametrize("path", python_files(MONITORING), ids=lambda p: str(p.relative_to(ROOT)))
+def test_monitoring_reads_games_only_through_its_public_names(path: Path) -> None:
+    assert games_names_beyond(path, MONITORING_USES) == []
+    apps = [m for m in imported_modules(path) if top(m) in ("accounts", "ratings", "lobby")]
+    assert set(apps) <= {"ratings.models", "lobby.models"}  # counted at scrape time
+
+
+@pytest.mark.parametrize(
+    "path", [*python_files(GAMES), *python_files(ROOT / "accounts"), *python_files(LOBBY)]
+)
+def test_no_app_imports_monitoring(path: Path) -> None:
+    assert [m for m in imported_modules(path) if top(m) == "monitoring"] == []

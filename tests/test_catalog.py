@@ -40,7 +40,7 @@ def test_an_entry_is_consistent(kind: str) -> None:
     spec = catalog.get(kind)
     assert spec.kind == spec.rules.kind and spec.title
     assert bool(spec.levels) == (spec.player is not None)
-    assert spec.template == f"games/kinds/{kind}.html"
+    assert spec.template == f"kinds/{kind}.html"
     if spec.player is not None:
         module = spec.player.module
         assert spec.levels == module.LEVELS, "the declared levels are the player's"
@@ -62,7 +62,8 @@ def test_an_unknown_game_is_a_clear_error() -> None:
 
 
 def test_importing_the_catalog_loads_no_player() -> None:
-    code = "import sys, games.catalog; print('games.ai.connect' in sys.modules, 'numba' in sys.modules)"
+    player = "games.kinds.connect.player"
+    code = f"import sys, games.catalog; print({player!r} in sys.modules, 'numba' in sys.modules)"
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert result.stdout.split() == ["False", "False"]
 
@@ -132,15 +133,17 @@ RACE_RULES: GameRules[Any, Any] = GameRules(
 
 def race_board(state: Any, last: Any, my_turn: bool) -> dict[str, Any]:
     targets = boards.cell_targets(state) if my_turn else {}
-    return boards.grid_data(state, boards.grid_cells(state, targets, set(), boards.marked_cell(state, last)))
+    cells = boards.grid_cells(state, targets, set(), boards.marked_cell(state, last), RACE_SYMBOLS)
+    return boards.grid_data(state, cells, RACE_SYMBOLS)
 
 
+RACE_SYMBOLS = ("R", "S")
 RACE = catalog.GameSpec(
     kind="race",
     rules=RACE_RULES,
-    board=race_board,
-    symbols=boards.GRID_SYMBOLS,
-    last_cell=boards.marked_cell,
+    board_data=race_board,
+    symbols=RACE_SYMBOLS,
+    where_played=boards.marked_cell,
 )
 
 
@@ -154,8 +157,8 @@ def race(monkeypatch: pytest.MonkeyPatch, settings: Any, tmp_path: Path) -> Iter
         "{% partialdef pieces %}{% endpartialdef %}"
         "{% partialdef human_opponent %}a friend{% endpartialdef %}"
     )
-    (tmp_path / "games" / "kinds").mkdir(parents=True)
-    (tmp_path / "games" / "kinds" / "race.html").write_text(text)
+    (tmp_path / "kinds").mkdir(parents=True)
+    (tmp_path / "kinds" / "race.html").write_text(text)
     templates = [dict(t) for t in settings.TEMPLATES]
     templates[0]["DIRS"] = [*templates[0].get("DIRS", []), tmp_path]
     settings.TEMPLATES = templates
@@ -174,7 +177,7 @@ def test_a_game_added_by_one_catalog_entry_is_playable(race: catalog.GameSpec, c
     home = client.get("/")
     assert home.status_code == 200 and "Race" in home.content.decode()
     listed = {g["kind"]: g for g in home.context["games"]}
-    assert listed["race"]["levels"] == [] and listed["race"]["template"] == "games/kinds/race.html"
+    assert listed["race"]["levels"] == [] and listed["race"]["template"] == "kinds/race.html"
     assert listed["race"]["numbers"] == []
     assert listed["race"]["flags"] == [
         {
@@ -203,12 +206,12 @@ def test_a_game_added_by_one_catalog_entry_is_playable(race: catalog.GameSpec, c
 
     # The page's context, the status line and the API's JSON, all from the entry.
     context = presenters.game_context(game, Actor(player_id="p2"))
-    assert context["kind_template"] == "games/kinds/race.html"
-    assert context["board_template"] == "games/kinds/race.html#board"
-    assert context["last_action"] == "Player 1 (X) played c1."
+    assert context["kind_template"] == "kinds/race.html"
+    assert context["board_template"] == "kinds/race.html#board"
+    assert context["last_action"] == "Player 1 (R) played c1."
     assert [c["move"] for c in context["rows"][0]] == ["a1", "b1", None]
     page = client.get(game.get_absolute_url())
-    assert page.status_code == 200 and "c1: X" in page.content.decode()
+    assert page.status_code == 200 and "c1: R" in page.content.decode()
     state = client.get(f"/api/v1/games/{game.pk}").json()
     assert state["game"] == "race" and state["legal_moves"] == ["a1", "b1"]
     assert state["board"] == [
@@ -217,7 +220,7 @@ def test_a_game_added_by_one_catalog_entry_is_playable(race: catalog.GameSpec, c
     assert downloads.game_json(game)["width"] == 3
 
     # The text board.
-    assert race.draw(game.state).splitlines() == ["   a b c", "1  . . X"]
+    assert race.draw(game.state).splitlines() == ["   a b c", "1  . . R"]
 
 
 @pytest.mark.django_db(transaction=True)
@@ -237,5 +240,5 @@ def test_the_toy_game_has_a_record_and_a_terminal_game(race: catalog.GameSpec, c
     lines = io.StringIO("c1\na1\nb1\n")
     call_command("play", "race", "--vs", "human", "--fast", stdin=lines, stdout=out)
     said = out.getvalue()
-    assert "Race #" in said and "Player 1 (X) wins." in said
+    assert "Race #" in said and "Player 1 (R) wins." in said
     assert Game.objects.filter(kind="race").latest("pk").options == {"fast": True}

@@ -23,6 +23,7 @@ from games.api.plumbing import (
     api,
     bad_request,
     bearer,
+    checked_actor,
     client_id,
     count_created,
     guarded,
@@ -47,6 +48,7 @@ from games.api.schemas import (
 from games.formats import records
 from games.models import Game
 from games.presenting import clockdata, downloads
+from games.presenting.analysis import analysis_json
 from games.runner import turns as ai_runner
 from games.services import abandonment, actions, chat, clocks, policy
 from games.services import moves as services
@@ -255,14 +257,16 @@ def claim(
     response={200: AnalysisOut, 403: ErrorOut, **ERRORS, 501: ErrorOut, 503: ErrorOut},
     summary="Every legal action with its value as the computer sees it",
     description="During a game only the seat to move may ask, with its token, in a game with hints "
-    "allowed (403 hints_off, not_your_seat or not_your_turn otherwise); after the game anyone may.",
+    "allowed and not rated (403 hints_off, rated, not_your_seat or not_your_turn otherwise); after the "
+    "game anyone may.",
     openapi_extra={"security": [{"SeatToken": []}, {}]},
 )
 @guarded()
 async def analysis(request: HttpRequest, game_id: int, ply: int | None = None) -> dict[str, Any]:
     # Async, with the search in the AI executor: a long analysis never holds the one
-    # thread that serves every synchronous view of this process.
-    who = actor(request)
+    # thread that serves every synchronous view of this process. A personal token's
+    # account is read from the database: in a thread too.
+    who = await sync_to_async(checked_actor)(request)
     game, moves = await sync_to_async(_analysed_position)(game_id, ply, who)
     state = catalog.get(game.kind).rules.replay(game.options, moves)
     values = []
@@ -271,15 +275,7 @@ async def analysis(request: HttpRequest, game_id: int, ply: int | None = None) -
         values = await ai_runner.analyse(
             game.kind, game.options, moves, settings.AI_BUDGET, client=client_id(request)
         )
-    return {
-        "ply": len(moves),
-        "to_move": None if state.is_over() else state.to_move,
-        "exact": all(v.exact for v in values),
-        "actions": [
-            {"move": v.text, "value": v.value, "exact": v.exact, "distance": v.distance, "score": v.score}
-            for v in values
-        ],
-    }
+    return analysis_json(len(moves), state, values)
 
 
 def _analysed_position(game_id: int, ply: int | None, actor: services.Actor) -> tuple[Game, list[str]]:

@@ -18,6 +18,7 @@ from django.db import InterfaceError, OperationalError
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotAllowed, JsonResponse
 from django.http.response import HttpResponseBase
 from django.urls import URLPattern, URLResolver
+from django.utils.translation import gettext as _
 from django.views import defaults
 from django.views.decorators.csrf import csrf_exempt
 from ninja import NinjaAPI
@@ -26,7 +27,7 @@ from ninja.errors import AuthenticationError, HttpError, ValidationError
 from ninja.security import HttpBearer
 
 from games import identity
-from games.models import Seat, hash_token
+from games.models import TOKEN_SEAT, hash_token
 from games.runner.pools import Busy
 from games.services import moves as services
 from games.services import ratelimit
@@ -37,6 +38,10 @@ MAX_TOKEN_LENGTH = 64
 
 
 def error(status: int, code: str, detail: str, **headers: str) -> JsonResponse:
+    """The API's refusal: ``code`` stays English for programs; ``detail`` is said in the
+    request's language (Accept-Language; quarto_site.lean.RequestLanguageMiddleware on the
+    lean path) where the site writes the sentence through gettext (the rules' own reasons
+    and ninja's validation messages stay English)."""
     response = JsonResponse({"error": code, "detail": detail}, status=status)
     for name, value in headers.items():
         response[name.replace("_", "-")] = value
@@ -46,7 +51,12 @@ def error(status: int, code: str, detail: str, **headers: str) -> JsonResponse:
 def method_not_allowed(request: HttpRequest, refusal: HttpResponseNotAllowed) -> JsonResponse:
     """Ninja's plain-text 405 retold as our JSON error, keeping its Allow header."""
     allowed = sorted({m.strip() for m in refusal["Allow"].split(",") if m.strip()})
-    detail = f"{request.method} is not allowed on {request.path}; use {' or '.join(allowed)}."
+    word = _("or")
+    detail = _("%(method)s is not allowed on %(path)s; use %(allowed)s.") % {
+        "method": request.method,
+        "path": request.path,
+        "allowed": f" {word} ".join(allowed),
+    }
     return error(405, "method_not_allowed", detail, Allow=", ".join(allowed))
 
 
@@ -117,7 +127,7 @@ def known_token(request: HttpRequest, token: str | None) -> bool:
         return False
     memo: dict[str, bool] = request.__dict__.setdefault("_known_tokens", {})
     if token not in memo:
-        memo[token] = Seat.objects.filter(token_hash=hash_token(token)).exists()
+        memo[token] = bool(TOKEN_SEAT.rows(hash_token(token)))
     return memo[token]
 
 
@@ -158,6 +168,16 @@ def actor(request: HttpRequest) -> services.Actor:
     return services.Actor(player_id=player) if player else services.Actor(token=token)
 
 
+def checked_actor(request: HttpRequest) -> services.Actor:
+    """:func:`actor`, refusing a bearer token that is neither a seat's nor a personal one (a
+    revoked token, a typo) with a 401, rather than taking it for an anonymous spectator.
+    Reads the database: synchronous code only."""
+    token = bearer(request)
+    if token and not token_player(request, token) and not known_token(request, token):
+        raise services.ServiceError("unknown_token", _("That token is unknown or revoked."), 401)
+    return actor(request)
+
+
 def client_id(request: HttpRequest) -> str:
     """Whom the rate limit counts: the client's address. Tokens are free to mint, so
     counting per token would let one client multiply its share."""
@@ -170,7 +190,10 @@ def count_created(request: HttpRequest) -> None:
     wait = ratelimit.check("create", ratelimit.request_address(request), "RATE_LIMIT_CREATE")
     if wait:
         raise services.ServiceError(
-            "rate_limited", f"You are starting games too fast: try again in {wait} s.", 429, retry_after=wait
+            "rate_limited",
+            _("You are starting games too fast: try again in %(seconds)d s.") % {"seconds": wait},
+            429,
+            retry_after=wait,
         )
 
 
@@ -178,18 +201,22 @@ def _refusal(request: HttpRequest, max_body_setting: str) -> HttpResponse | None
     """A 429 or 413 answer when the request must go no further, else None."""
     wait = ratelimit.check("api", client_id(request), "API_RATE_LIMIT")
     if wait:
-        return error(429, "rate_limited", f"Too many requests: try again in {wait} s.", Retry_After=str(wait))
+        detail = _("Too many requests: try again in %(seconds)d s.") % {"seconds": wait}
+        return error(429, "rate_limited", detail, Retry_After=str(wait))
     limit: int = getattr(settings, max_body_setting)
     try:
         declared = int(request.META.get("CONTENT_LENGTH") or 0)
     except ValueError:
         declared = 0
     if declared > limit or (request.method in ("POST", "PUT", "PATCH") and len(request.body) > limit):
-        return error(413, "too_large", f"The request body is limited to {limit} bytes.")
+        return error(
+            413, "too_large", _("The request body is limited to %(limit)d bytes.") % {"limit": limit}
+        )
     if request.body and request.content_type != "application/json":
         # A form or text/plain body is what another site can make a browser send
         # without asking first (no CORS preflight): the API takes JSON only.
-        detail = f"Send the body as application/json, not {request.content_type or 'untyped'}."
+        sent = request.content_type or _("untyped")
+        detail = _("Send the body as application/json, not %(type)s.") % {"type": sent}
         return error(415, "unsupported_media_type", detail)
     return None
 
@@ -231,15 +258,15 @@ def _busy(request: HttpRequest, exc: Busy) -> HttpResponse:
 @api.exception_handler(AuthenticationError)
 def _unauthenticated(request: HttpRequest, exc: AuthenticationError) -> HttpResponse:
     if bearer(request) is None:
-        detail = "Send your seat's token as 'Authorization: Bearer <token>'."
+        detail = _("Send your seat's token as 'Authorization: Bearer <token>'.")
         return error(401, "no_token", detail, WWW_Authenticate="Bearer")
-    return error(401, "unknown_token", "That token holds no seat.", WWW_Authenticate="Bearer")
+    return error(401, "unknown_token", _("That token holds no seat."), WWW_Authenticate="Bearer")
 
 
 def _describe(item: dict[str, Any]) -> str:
     where = ".".join(str(part) for part in item.get("loc", ()) if part != "body")
     if item.get("type") == "extra_forbidden":
-        return f"unknown field {where}"
+        return _("unknown field %(field)s") % {"field": where}
     return f"{where or 'body'}: {item.get('msg', 'invalid')}"
 
 
@@ -253,7 +280,7 @@ def _http_error(request: HttpRequest, exc: HttpError) -> HttpResponse:
     code = {400: "invalid_request", 403: "forbidden", 404: "not_found"}.get(exc.status_code, "error")
     detail = str(exc).rstrip(".")
     if detail == "Cannot parse request body":
-        detail = "The request body is not valid JSON"
+        return error(exc.status_code, code, _("The request body is not valid JSON."))
     return error(exc.status_code, code, detail + ".")
 
 
@@ -262,18 +289,18 @@ def _http_error(request: HttpRequest, exc: HttpError) -> HttpResponse:
 def _database_down(request: HttpRequest, exc: Exception) -> HttpResponse:
     """The database unreachable (or a connection cut): a clear 503 to retry, not a 500 page."""
     log.error("database error on %s", request.path, exc_info=True)
-    return error(503, "unavailable", "The database is unavailable; try again shortly.", Retry_After="5")
+    return error(503, "unavailable", _("The database is unavailable; try again shortly."), Retry_After="5")
 
 
 @api.exception_handler(Http404)
 def _not_found(request: HttpRequest, exc: Http404) -> HttpResponse:
-    return error(404, "not_found", "No such resource.")
+    return error(404, "not_found", _("No such resource."))
 
 
 @csrf_exempt  # a POST here changes nothing; without this it got the CSRF failure page (HTML 403)
 def not_found(request: HttpRequest, rest: str = "") -> JsonResponse:
     """Everything under /api/v1/ that is no endpoint (itself included): a JSON 404, not a page."""
-    return error(404, "not_found", f"No endpoint at {request.path}; see /api/v1/docs.")
+    return error(404, "not_found", _("No endpoint at %(path)s; see /api/v1/docs.") % {"path": request.path})
 
 
 def bad_request(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
@@ -284,6 +311,6 @@ def bad_request(request: HttpRequest, exception: Exception | None = None) -> Htt
     """
     if request.path.startswith("/api/"):
         if isinstance(exception, DisallowedHost):
-            return error(400, "bad_host", "This site is not served under that host name.")
-        return error(400, "bad_request", "The request could not be understood.")
+            return error(400, "bad_host", _("This site is not served under that host name."))
+        return error(400, "bad_request", _("The request could not be understood."))
     return defaults.bad_request(request, exception or Exception())

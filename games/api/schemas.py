@@ -33,7 +33,8 @@ class NewGameIn(Strict):
         default=False,
         description="Rated, against the computer (people meet for rated games through the lobby's "
         "seeks): needs an account's personal token, a clock and a level whose rating is established "
-        "(400 rated_needs_account, rated_in_lobby, rated_needs_clock, level_not_rated).",
+        "(400 rated_needs_account, rated_in_lobby, rated_needs_clock, level_not_rated). A rated game "
+        "has hints off (no analysis until it ends) and no takebacks against the computer.",
     )
     # Checked by the service (games.clocks.parse), so that every refusal is a bad_clock.
     clock: Any = Field(
@@ -171,7 +172,9 @@ class StateOut(BaseModel):
             description="Why the game ended: the rules (normal), a resignation, an agreed draw, a "
             "moderator (aborted), a player who left (abandoned: claimed, or closed by the server), "
             "a seat's time ran out (timeout: result.timeout names it), or a seat made no first "
-            "move in time (no_start: the game is aborted, nobody wins).",
+            "move in time (no_start: the game is aborted, nobody wins; a rated game resigned, "
+            "drawn, claimed or timed out before every seat had moved is aborted so too, "
+            "result.ended_by saying how).",
         )
     )
     offers: dict[Literal["draw", "takeback", "rematch"], list[int]] = Field(

@@ -141,6 +141,11 @@ class GameRules(Generic[S, M]):
     clean_options: Callable[[Mapping[str, Any]], dict[str, Any]]
     default_options: Mapping[str, Any] = field(default_factory=dict)
     options: tuple[OptionSpec, ...] = ()
+    # A position from its ASCII board (``str(state)``, top rank first) and the keywords
+    # ``ascii_keywords(state)`` gives for what the board leaves out (the side to move, a
+    # piece in hand, the rules in force): what table tests and the analysis start from.
+    from_ascii: Callable[..., S] | None = None
+    ascii_keywords: Callable[[S], dict[str, Any]] = field(default=lambda state: {})
 
     def new_state(self, options: Mapping[str, Any] | None = None) -> S:
         return self.initial_state(**self.clean_options(options or {}))
@@ -169,6 +174,12 @@ def reject_unknown(options: Mapping[str, Any], known: Sequence[str]) -> None:
     unknown = sorted(set(options) - set(known))
     if unknown:
         raise OptionError(unknown[0], f"Unknown option {unknown[0]!r}; known: {', '.join(known)}.")
+
+
+def no_options(options: Mapping[str, Any]) -> dict[str, Any]:
+    """``clean_options`` for a game without options: any option is refused."""
+    reject_unknown(options, ())
+    return {}
 
 
 def int_option(options: Mapping[str, Any], name: str, default: int, low: int, high: int) -> int:

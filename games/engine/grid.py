@@ -117,6 +117,15 @@ def read_marks(rows: Sequence[str], width: int, symbols: Sequence[str]) -> tuple
     return tuple(board)
 
 
+def read_square(text: str, size: int, symbols: Sequence[str]) -> tuple[int | None, ...]:
+    """The board of a square grid game drawn as text: ``size`` rows of ``size`` symbols and
+    ``.``, top rank first, blanks ignored (what ``from_ascii`` reads)."""
+    rows = ["".join(line.split()) for line in text.strip().splitlines()]
+    if len(rows) != size or any(len(r) != size for r in rows):
+        raise ValueError(f"need {size} rows of {size} marks")
+    return read_marks(rows, size, symbols)
+
+
 def draw_marks(board: Sequence[int | None], width: int, symbols: Sequence[str]) -> list[list[str]]:
     """Rows of symbols and ``.``, top rank first: what :func:`read_marks` reads."""
     return [

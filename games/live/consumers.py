@@ -16,8 +16,8 @@ per change and cached: the clock's times as of the turn's start, and ``now`` sta
 as each frame is sent (:func:`games.presenting.audiences.stamped`).
 
 Limits: at most ``WS_MAX_PER_CLIENT`` sockets open per client address (in this
-process), and a burst of incoming frames costs at most one resync (a cache read) per
-``WS_RESYNC_INTERVAL`` seconds.
+process; the next one is accepted and closed at once with code 4429), and a burst of
+incoming frames costs at most one resync (a cache read) per ``WS_RESYNC_INTERVAL`` seconds.
 
 Without a channel layer (Redis unreachable) a socket still opens and gets the current
 partials and a notice that live updates are paused (the page polls meanwhile); the
@@ -32,7 +32,6 @@ import asyncio
 import json
 import logging
 import time
-from collections import Counter
 from typing import Any
 from urllib.parse import parse_qs
 
@@ -42,30 +41,28 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.template.loader import render_to_string
+from django.utils import translation
 
 from games.live import messages, push, recovery, rounds
 from games.live import moves as socket_moves
 from games.presenting import audiences, presence
 from games.services import clocks, players, ratelimit
+from quarto_site.languages import scope_language
 
 log = logging.getLogger(__name__)
-
-TOO_MANY_SOCKETS = 4429
-
-# Open sockets per client address, in this process.
-open_sockets: Counter[str] = Counter()
 
 
 def wants_json(query_string: bytes) -> bool:
     return parse_qs(query_string.decode("latin-1")).get("format") == ["json"]
 
 
-def live_notice(as_json: bool, paused: bool) -> str:
+def live_notice(as_json: bool, paused: bool, language: str = settings.LANGUAGE_CODE) -> str:
     if as_json:
         if paused:
             return json.dumps({"type": "paused", "detail": "Live updates are paused; poll meanwhile."})
         return json.dumps({"type": "resumed"})
-    return render_to_string("games/game.html#live_notice", {"paused": paused, "oob": True})
+    with translation.override(language):
+        return render_to_string("games/game.html#live_notice", {"paused": paused, "oob": True})
 
 
 class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels is untyped
@@ -76,6 +73,8 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels is
     resync: asyncio.Task[None] | None = None
     rejoin: asyncio.Task[None] | None = None
     paused = False
+    shown: str | None = None  # the version of the last rendering sent (recovery compares)
+    language = str(settings.LANGUAGE_CODE)  # what the page reads (its pushes are rendered in it)
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         """Channels' dispatch without its hop to the shared synchronous thread to close old
@@ -92,11 +91,13 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels is
         push.bind(asyncio.get_running_loop())
         recovery.bind(asyncio.get_running_loop())
         address = ratelimit.scope_address(self.scope)
-        if open_sockets[address] >= settings.WS_MAX_PER_CLIENT:
-            await self.close(code=TOO_MANY_SOCKETS)
+        if not ratelimit.open_socket(address):
+            # Accepted, then closed: a handshake refused is an HTTP 403 that neither a page nor
+            # a program can tell from a wrong origin; the close code says why.
+            await self.accept()
+            await self.close(code=ratelimit.TOO_MANY_SOCKETS)
             return
         self.address = address
-        open_sockets[address] += 1
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
         self.as_json = wants_json(self.scope.get("query_string", b""))
         viewer = await self._viewer()
@@ -104,7 +105,8 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels is
             await self.close(code=4404)
             return
         self.viewer = viewer
-        self.audience = audiences.JSON if self.as_json else viewer
+        self.language = scope_language(self.scope)
+        self.audience = audiences.JSON if self.as_json else audiences.localized(viewer, self.language)
         # Accepted as soon as the game is known: Daphne refuses (403) a handshake not
         # accepted within 5 s, and in a burst of connecting sockets the rest of the
         # connection (the groups, the count, the first rendering) is what waits.
@@ -112,9 +114,10 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels is
         # Join and be counted before reading the current rendering: a move committed in
         # between is then rendered for this audience and pushed here, not lost in the gap.
         joined = await self._join()
-        self.counted = [viewer, audiences.JSON] if self.as_json else [viewer]
+        self.counted = self._counted()
         presence.arrive(self.game_id, self.counted)
         messages.seat_arrived(self.game_id, viewer)
+        shown = audiences.shown_version(self.game_id)
         html = await rounds.current(self.game_id, self.audience)
         if html is None:  # deleted meanwhile
             presence.leave(self.game_id, self.counted)
@@ -123,12 +126,18 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels is
             await self.close(code=4404)
             return
         self.last_render = time.monotonic()
+        self.shown = shown or audiences.shown_version(self.game_id)
         await self.send(text_data=self._stamped(html))
         messages.presence_soon(self.game_id)
         recovery.sockets.add(self)
         if not joined:
             await self.pause()
             self.rejoin = asyncio.create_task(self._rejoin())
+
+    def _counted(self) -> list[str]:
+        """Where this socket is counted: its bare audience first (who is here), then the
+        audience it reads (its language's, or "json")."""
+        return list(dict.fromkeys([self.viewer, self.audience]))
 
     async def _viewer(self) -> str | None:
         """The viewer's audience (``seat-N``... or ``watch``); None for an unknown game."""
@@ -172,7 +181,7 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels is
     async def pause(self) -> None:
         """Pushes cannot reach this socket (Redis is down): the page polls meanwhile."""
         self.paused = True
-        await self.send(text_data=live_notice(self.as_json, paused=True))
+        await self.send(text_data=live_notice(self.as_json, paused=True, language=self.language))
 
     async def recover(self) -> None:
         """Redis is back (perhaps empty): join the groups again and send the position."""
@@ -185,15 +194,13 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels is
     async def _resumed(self) -> None:
         if self.paused:
             self.paused = False
-            await self.send(text_data=live_notice(self.as_json, paused=False))
+            await self.send(text_data=live_notice(self.as_json, paused=False, language=self.language))
         await self.send_current()
 
     async def disconnect(self, code: int) -> None:
         recovery.sockets.discard(self)
         if self.address is not None:
-            open_sockets[self.address] -= 1
-            if open_sockets[self.address] <= 0:
-                del open_sockets[self.address]
+            ratelimit.close_socket(self.address)
             self.address = None
         for task in (self.resync, self.rejoin):
             if task is not None:
@@ -260,8 +267,11 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels is
 
     async def send_current(self) -> None:
         self.last_render = time.monotonic()
+        # Read before the rendering: a version set meanwhile is then sent again, not missed.
+        shown = audiences.shown_version(self.game_id)
         text = await rounds.current(self.game_id, self.audience)
         if text is not None:
+            self.shown = shown or audiences.shown_version(self.game_id)
             await self.send(text_data=self._stamped(text))
 
     async def session_ended(self, event: dict[str, Any]) -> None:
@@ -271,15 +281,19 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels is
             return
         await self._leave()
         self.viewer = audiences.WATCH
-        self.audience = audiences.JSON if self.as_json else audiences.WATCH
+        self.audience = (
+            audiences.JSON if self.as_json else audiences.localized(audiences.WATCH, self.language)
+        )
         if await self._join():
-            self.counted = [self.viewer, audiences.JSON] if self.as_json else [self.viewer]
+            self.counted = self._counted()
             presence.arrive(self.game_id, self.counted)
             messages.presence_soon(self.game_id)
         await self.send_current()
 
     async def live_frame(self, event: dict[str, Any]) -> None:
         """The audience's rendering of a change, rendered once for all its sockets."""
+        if event.get("ver") is not None:
+            self.shown = event["ver"]
         await self.send(text_data=self._stamped(event["text"]))
 
     def _stamped(self, text: str) -> str:

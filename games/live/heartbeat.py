@@ -88,7 +88,33 @@ def _beat() -> list[int]:
     # Read in the worker thread, in turn with the departures' seats_left: a socket that
     # closed before this read is left out here, one that closes after is marked gone after.
     held = held_seats()
-    return abandonment.seats_seen(held) if held else []
+    if not held:
+        return []
+    return sorted(set(abandonment.seats_seen(held)) | set(_counts_at_least_ours()))
+
+
+def _counts_at_least_ours() -> list[int]:
+    """Raise a seat's shared socket count back to this process's own where it is lower;
+    the games whose counts were raised.
+
+    Another process's sweep that took the seat for gone sets its count to its own sockets
+    (none) and may do so just after a page of the seat reconnected here, before this
+    process noted the seat: the page's own count would be lost, and a page nobody counts
+    gets no rendering (the claim never shown). Never more than the sockets open here, so
+    never a socket counted that is not open."""
+    ours = {
+        audiences.count_key(game_id, audience): (game_id, n)
+        for (game_id, audience), n in list(presence.local_counts.items())
+        if n > 0 and audiences.audience_seats(audience)
+    }
+    if not ours:
+        return []
+    cache = audiences.live_cache()
+    shared = cache.get_many(list(ours))
+    raised = {key: n for key, (_, n) in ours.items() if int(shared.get(key) or 0) < n}
+    if raised:
+        cache.set_many(raised, audiences.COUNT_TTL)
+    return [ours[key][0] for key in raised]
 
 
 async def heartbeat() -> None:

@@ -57,7 +57,29 @@ log = logging.getLogger(__name__)
 RETRY_SECONDS = 2.0
 
 
+async def drop_idle_connections(layer: Any) -> None:
+    """Close the layer's idle connections to Redis on this loop (a Redis layer's), so the
+    next command opens a fresh one. Those held (a subscription, a waiting ``receive``)
+    stay: they notice a restart by themselves."""
+    drop = getattr(layer, "drop_idle_connections", None)
+    if drop is None:
+        return
+    try:
+        await drop()
+    except Exception:
+        log.warning("could not drop the channel layer's idle connections", exc_info=True)
+
+
+async def _drop_idle(clients: list[Any]) -> None:
+    for client in clients:
+        await client.connection_pool.disconnect(inuse_connections=False)
+
+
 class PatientRedisChannelLayer(RedisChannelLayer):  # type: ignore[misc]  # channels_redis is untyped
+    async def drop_idle_connections(self) -> None:
+        loop_layer = self._layers.get(asyncio.get_running_loop())
+        await _drop_idle(list(getattr(loop_layer, "_connections", {}).values()))
+
     async def receive(self, channel: str) -> Any:
         while True:
             try:
@@ -107,6 +129,11 @@ class PatientPubSubLoopLayer(RedisPubSubLoopLayer):  # type: ignore[misc]
 
 
 class PatientRedisPubSubChannelLayer(RedisPubSubChannelLayer):  # type: ignore[misc]
+    async def drop_idle_connections(self) -> None:
+        layer = self._layers.get(asyncio.get_running_loop())
+        shards = layer._shards if layer is not None else []
+        await _drop_idle([shard._redis for shard in shards if shard._redis is not None])
+
     def _get_layer(self) -> PatientPubSubLoopLayer:
         loop = asyncio.get_running_loop()
         layer: PatientPubSubLoopLayer | None = self._layers.get(loop)

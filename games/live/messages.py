@@ -21,6 +21,7 @@ from typing import Any
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
+from django.utils import translation
 
 from games.live import rounds
 from games.models import Game
@@ -159,14 +160,16 @@ async def _send_presence(game_id: int) -> None:
         if lineup is None:
             return
         seats, names = lineup
-        by_audience = presence.counts(game_id, audiences.audiences(seats))
+        bare = audiences.audiences(seats)
+        counted = presence.counts(game_id, audiences.spoken(bare))
+        by_audience = {a: counted[a] for a in bare}
         # An audience's group holds its HTML sockets only (JSON sockets are in "json"):
-        # the line goes there as a frame, as the renderings do.
-        lines = [
-            (audience, presenters.presence_html(presence.presence_line(names, by_audience, audience)))
-            for audience, n in by_audience.items()
-            if n > 0
-        ]
+        # the line goes there as a frame, as the renderings do, in each language read.
+        lines = []
+        for audience in audiences.listening(bare, counted):
+            with translation.override(audiences.split(audience)[1]):
+                line = presence.presence_line(names, by_audience, audiences.split(audience)[0])
+                lines.append((audience, presenters.presence_html(line)))
         await rounds.send_frames(game_id, lines)
     except Exception:  # the next arrival or departure says it again
         log.exception("could not tell game %s who is connected", game_id)
@@ -194,7 +197,7 @@ async def ato_audience(game_id: int, audience: str, payload: dict[str, Any]) -> 
             targets = [a for a in named if wanted[0] in audiences.audience_seats(a)]
         else:
             targets = [audience]
-    for target in targets:
+    for target in [localized for bare in targets for localized in audiences.spoken([bare])]:
         await layer.group_send(audiences.audience_group(game_id, target), message)
 
 

@@ -41,6 +41,8 @@ def read(text: str | None) -> MoveFrame | None:
         data = json.loads(text or "")
     except ValueError:
         return None
+    except RecursionError:  # '{"move": [[[[...' thousands deep: no move, refused as a bad frame
+        return MoveFrame(None, None, None)
     if not isinstance(data, dict) or "move" not in data:
         return None
     return MoveFrame(data["move"], data.get("ply"), data.get("revision"))

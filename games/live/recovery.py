@@ -10,6 +10,10 @@ of its own in Redis:
   nothing. The process adds its own sockets' counts back, then every socket joins its
   groups again (the ``lists`` layer forgot them) and gets the current position, which
   holds any move made meanwhile; a paused one is told live updates resumed.
+- Otherwise each open socket's last rendering is compared with the game's current
+  version (one read for all the process's games): a socket that missed a push (lost
+  on a stale connection to a restarted Redis, or by pub/sub while this process was
+  subscribing again) is sent the current rendering.
 """
 
 from __future__ import annotations
@@ -34,6 +38,10 @@ MARKER_TTL = 3600
 
 class Socket(Protocol):
     paused: bool
+    game_id: int
+    shown: str | None
+
+    async def send_current(self) -> None: ...
 
     async def pause(self) -> None: ...
 
@@ -96,6 +104,26 @@ async def check() -> None:
         return
     if state == "wiped":
         log.warning("Redis came back empty: %d open sockets counted and joined again", len(sockets))
+    behind = [] if state == "wiped" else [s for s in list(sockets) if not s.paused]
     for socket in list(sockets):
         if state == "wiped" or socket.paused:
             await socket.recover()
+    await _catch_up(behind)
+
+
+def _versions(game_ids: list[int]) -> dict[int, str]:
+    found = audiences.live_cache().get_many([audiences.now_key(g) for g in game_ids])
+    return {g: found[audiences.now_key(g)] for g in game_ids if audiences.now_key(g) in found}
+
+
+async def _catch_up(open_sockets: list[Any]) -> None:
+    """Send the current rendering to each socket whose last one is older than the game's."""
+    shown = [s for s in open_sockets if getattr(s, "shown", None) is not None]
+    if not shown:
+        return
+    current = await rounds.in_worker(_versions, sorted({s.game_id for s in shown}))
+    for socket in shown:
+        ver = current.get(socket.game_id)
+        if ver is not None and ver != socket.shown:
+            log.info("a socket of game %s missed version %s: sent it", socket.game_id, ver)
+            await socket.send_current()

@@ -27,10 +27,14 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import connections
 
+from games.live import layers
 from games.models import Game
 from games.presenting import audiences, presence
 
 log = logging.getLogger(__name__)
+
+# A failed push is sent again this many times, each on a fresh connection.
+PUSH_RETRIES = 2
 
 
 # The worker thread: every render and database read of the live layer, off the thread
@@ -110,25 +114,27 @@ def _watched(game_id: int) -> bool:
     return False
 
 
-def _render_round(game_id: int, fresh: bool) -> list[tuple[str, str]]:
+Rendered = tuple[str | None, list[tuple[str, str]]]  # the version, and (audience, text) each
+
+
+def _render_round(game_id: int, fresh: bool) -> Rendered:
     """Render every audience with a socket open; ``fresh`` ignores what the cache holds
     (an event other than a move may change a rendering without changing the version).
     A game without a socket open anywhere is not even read."""
-    return _render_watched(game_id, fresh) if _watched(game_id) else []
+    return _render_watched(game_id, fresh) if _watched(game_id) else (None, [])
 
 
-def _render_watched(game_id: int, fresh: bool) -> list[tuple[str, str]]:
+def _render_watched(game_id: int, fresh: bool) -> Rendered:
     game = Game.objects.filter(pk=game_id).first()
     if game is None:
-        return []
+        return None, []
     seats, _ = audiences.remember_seats(game)
     cache = audiences.live_cache()
     ver = audiences.version(game)
-    present = presence.counts(game_id, [*audiences.audiences(seats), audiences.JSON])
+    bare = [*audiences.audiences(seats), audiences.JSON]
+    present = presence.counts(game_id, audiences.spoken(bare))
     frames = []
-    for audience, n in present.items():
-        if n <= 0:
-            continue
+    for audience in audiences.listening(bare, present):
         key = audiences.render_key(game_id, ver, audience)
         text = None if fresh else cache.get(key)
         if text is None:
@@ -136,7 +142,7 @@ def _render_watched(game_id: int, fresh: bool) -> list[tuple[str, str]]:
             cache.set(key, text, audiences.RENDER_TTL)
         frames.append((audience, text))
     cache.set(audiences.now_key(game_id), ver, audiences.COUNT_TTL)
-    return frames
+    return ver, frames
 
 
 async def current(game_id: int, audience: str) -> str | None:
@@ -192,9 +198,9 @@ async def _round(game_id: int, fresh: bool, watched: bool = False) -> None:
     try:
         while True:
             # Reading the counts again would be a second round trip to Redis per move.
-            frames = await in_worker(_render_watched if watched else _render_round, game_id, fresh)
+            ver, frames = await in_worker(_render_watched if watched else _render_round, game_id, fresh)
             watched = False
-            await send_frames(game_id, frames)
+            await send_frames(game_id, frames, ver)
             if game_id not in _again:
                 return
             fresh = _again.pop(game_id)
@@ -205,17 +211,34 @@ async def _round(game_id: int, fresh: bool, watched: bool = False) -> None:
         _again.pop(game_id, None)
 
 
-async def send_frames(game_id: int, frames: list[tuple[str, str]]) -> None:
+async def send_frames(game_id: int, frames: list[tuple[str, str]], ver: str | None = None) -> None:
+    """Each audience's text to its group; ``ver``, the version a rendering shows, goes
+    with it (the sockets remember it: :mod:`games.live.recovery` compares)."""
     layer = get_channel_layer()
     if layer is None:
         return
     for audience, text in frames:
+        message: dict[str, Any] = {"type": "live.frame", "text": text}
+        if ver is not None:
+            message["ver"] = ver
+        await push_to_group(layer, audiences.audience_group(game_id, audience), message)
+
+
+async def push_to_group(layer: Any, group: str, message: dict[str, Any]) -> None:
+    """``group_send``, tried again on fresh connections when it fails: after a Redis
+    restart this process's idle connections are stale (closed by the old server), and the
+    first command on one fails. A push lost anyway is healed by the sockets' own check
+    (:mod:`games.live.recovery`), the next push or a resync; the move stands."""
+    for attempt in range(1 + PUSH_RETRIES):
         try:
-            await layer.group_send(
-                audiences.audience_group(game_id, audience), {"type": "live.frame", "text": text}
-            )
-        except Exception:  # a lost push is healed by the next one or a resync; the move stands
-            log.exception("could not push game %s to %s", game_id, audience)
+            await layer.group_send(group, message)
+            return
+        except Exception as exc:
+            if attempt == PUSH_RETRIES:
+                log.exception("could not push to %s", group)
+                return
+            log.warning("could not push to %s (%s); again on a fresh connection", group, exc)
+            await layers.drop_idle_connections(layer)
 
 
 def on_server_loop(callback: Any, *args: Any) -> bool:
@@ -236,9 +259,9 @@ def broadcast(game_id: int, ply: int, fresh: bool = True) -> None:
     try:
         if not _watched(game_id) or on_server_loop(schedule_watched, game_id, fresh):
             return
-        frames = _render_watched(game_id, fresh)
+        ver, frames = _render_watched(game_id, fresh)
         if frames and get_channel_layer() is not None:
-            async_to_sync(send_frames)(game_id, frames)
+            async_to_sync(send_frames)(game_id, frames, ver)
     except Exception:
         log.exception("could not broadcast game %s ply %s", game_id, ply)
 

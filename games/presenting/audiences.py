@@ -11,6 +11,11 @@ Renderings live in the ``live`` cache under (game, version, audience), with
 (:func:`rendering_for`), the live layer's render rounds and a connecting socket all read
 and fill the same entries. The seat map of a game and the player id of a session are
 cached here too, for the sockets' lookups.
+
+Each audience is rendered in every language that has a socket open: a viewer reading
+French is in ``"seat-0.fr"`` (and ``"watch.fr"``...), English keeps the bare name. A
+socket is counted in its bare audience (who is here) and, when it reads another language
+than English, in its language's too; the English sockets are the difference.
 """
 
 from __future__ import annotations
@@ -20,7 +25,9 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
+from django.conf import settings
 from django.core.cache import caches
+from django.utils import translation
 
 from games.models import Game
 from games.presenting import downloads, presenters
@@ -71,9 +78,43 @@ def audience_name(seats: Sequence[int]) -> str:
 
 
 def audience_seats(audience: str) -> list[int]:
+    audience = split(audience)[0]
     if not audience.startswith("seat-"):
         return []
     return [int(s) for s in audience.removeprefix("seat-").split("-")]
+
+
+def localized(audience: str, language: str) -> str:
+    """``audience`` reading ``language`` (English, the site's own, keeps the bare name)."""
+    if audience == JSON or language not in other_languages():
+        return audience
+    return f"{audience}.{language}"
+
+
+def split(audience: str) -> tuple[str, str]:
+    """The bare audience and its language."""
+    bare, _, language = audience.partition(".")
+    return bare, language or str(settings.LANGUAGE_CODE)
+
+
+def other_languages() -> list[str]:
+    return [code for code, _name in settings.LANGUAGES if code != settings.LANGUAGE_CODE]
+
+
+def spoken(bare: Sequence[str]) -> list[str]:
+    """Every language's audience of each bare one, to count their sockets."""
+    return [*bare, *(localized(a, code) for a in bare if a != JSON for code in other_languages())]
+
+
+def listening(bare: Sequence[str], counted: dict[str, int]) -> list[str]:
+    """The audiences, per language, with a socket open, from the counts of :func:`spoken`."""
+    found = []
+    for audience in bare:
+        others = [localized(audience, code) for code in other_languages()] if audience != JSON else []
+        if counted.get(audience, 0) - sum(counted.get(a, 0) for a in others) > 0:
+            found.append(audience)
+        found += [a for a in others if counted.get(a, 0) > 0]
+    return found
 
 
 def version(game: Game) -> str:
@@ -132,12 +173,14 @@ def audiences(seats: SeatMap) -> list[str]:
 
 
 def render(game: Game, seats: SeatMap, audience: str) -> str:
-    """One audience's bytes: the HTML partials of its viewer, or the API state for JSON."""
+    """One audience's bytes: the HTML partials of its viewer in its language, or the API
+    state for JSON."""
     if audience == JSON:
         return json.dumps({"type": "state", "ply": game.ply, "state": downloads.game_json(game)})
     held = audience_seats(audience)
     actor = Actor(player_id=seats[held[0]]) if held else Actor()
-    return presenters.render_partials(game, actor)
+    with translation.override(split(audience)[1]):
+        return presenters.render_partials(game, actor)
 
 
 # A JSON state ends with the server's time left blank (downloads.game_json): the socket
@@ -158,7 +201,7 @@ def rendering_for(game: Game, actor: Actor) -> str:
     if actor.token or actor.is_ai:  # not a browser: its seats are not its player id's
         return presenters.render_partials(game, actor)
     seats = seat_map(game)
-    audience = audience_of(seats, actor.player_id)
+    audience = localized(audience_of(seats, actor.player_id), translation.get_language() or "")
     key = render_key(game.pk, version(game), audience)
     text: str | None = live_cache().get(key)
     if text is None:
@@ -185,6 +228,12 @@ def read_lineup(game_id: int) -> tuple[SeatMap, SeatNames] | None:
 def cached_seats(game_id: int) -> SeatMap | None:
     seats: SeatMap | None = live_cache().get(seats_key(game_id))
     return seats
+
+
+def shown_version(game_id: int) -> str | None:
+    """The version the game's current renderings show (None: none rendered lately)."""
+    ver: str | None = live_cache().get(now_key(game_id))
+    return ver
 
 
 def render_current(game_id: int, audience: str) -> str | None:

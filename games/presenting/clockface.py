@@ -17,10 +17,13 @@ import math
 from datetime import datetime
 from typing import Any
 
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
 from games import catalog
 from games import clocks as clock_rules
 from games.models import Game, Seat
-from games.presenting import seat_ratings, words
+from games.presenting import seat_ratings, sentences
 from games.services import clocks
 
 # Without JavaScript a page whose clock runs reloads itself this often (seconds), and
@@ -39,6 +42,15 @@ def low_ms(control: clock_rules.TimeControl) -> int:
     return min(60 * clock_rules.MS, max(10 * clock_rules.MS, control.initial * clock_rules.MS // 10))
 
 
+def control_label(control: clock_rules.TimeControl) -> str:
+    """ "3+2" (as written everywhere), "3 days", "unlimited" in the reader's language."""
+    if control.correspondence:
+        return ngettext("%(count)s day", "%(count)s days", control.days) % {"count": control.days}
+    if not control.realtime:
+        return _("unlimited")
+    return control.label
+
+
 def left_text(ms: int) -> str:
     """Time to make a first move: "30 s" under a minute, else as a clock says it ("2d 23h")."""
     if ms < 60 * clock_rules.MS:
@@ -55,7 +67,7 @@ def clock_context(
     if control.unlimited:
         return None
     spec = catalog.get(game.kind)
-    label = f"{control.label} · {'rated' if game.rated else 'casual'}"
+    label = f"{control_label(control)} · {_('rated') if game.rated else _('casual')}"
     context: dict[str, Any] = {"label": label, "paused": control.paused, "low": low_ms(control)}
     if control.paused:  # an imported record's clock: kept, shown in the replay, not running
         return {**context, "faces": []}
@@ -73,8 +85,8 @@ def clock_context(
     ratings = seat_ratings.of(game)
     faces = []
     for index, ms in enumerate(stored):
-        who = words.seat_name(spec, index, mine, seats)
-        named = words.capital(words.with_symbol(spec, index, who, seats))
+        who = sentences.seat_name(spec, index, mine, seats)
+        named = sentences.capital(sentences.with_symbol(spec, index, who, seats))
         faces.append(
             {
                 "index": index,
@@ -85,16 +97,20 @@ def clock_context(
                 "to_move": index == to_move,
                 "ticking": index == to_move and not first,
                 "low": shown[index] < context["low"],
-                "say_low": ("You have {} left." if who == "you" else f"{named} has {{}} left."),
+                "say_low": (
+                    _("You have {} left.")
+                    if who == sentences.YOU
+                    else _("%(who)s has {} left.") % {"who": named}
+                ),
             }
         )
     context.update(faces=faces, running=running, since=since if not first else None)
     if first and to_move is not None and game.deadline is not None:
         deadline = clocks.ms(game.deadline)
-        who = words.seat_name(spec, to_move, mine, seats)
+        who = sentences.seat_name(spec, to_move, mine, seats)
         context["first"] = {
-            "who": "You" if who == "you" else words.capital(words.with_symbol(spec, to_move, who, seats)),
-            "verb": "have" if who == "you" else "has",
+            "who": sentences.capital(sentences.with_symbol(spec, to_move, who, seats)),
+            "yours": who == sentences.YOU,
             "deadline": deadline,
             "text": left_text(deadline - (at or deadline)),
         }

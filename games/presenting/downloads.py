@@ -10,6 +10,7 @@ from games import catalog
 from games.formats import records
 from games.models import Game
 from games.presenting import clockdata, seat_ratings
+from games.services import policy
 
 # The reasons that end a game whose position is still being played.
 ENDED_BY_PEOPLE = (Game.Reason.RESIGNED, Game.Reason.AGREED, Game.Reason.ABANDONED)
@@ -55,14 +56,14 @@ def game_json(game: Game) -> dict[str, Any]:
             "lines": [],
             **{
                 k: game.result[k]
-                for k in ("winners", "resigned", "abandoned", "timeout", "no_start")
+                for k in ("winners", "resigned", "abandoned", "timeout", "no_start", "ended_by")
                 if k in game.result
             },
         }
     data["reason"] = game.reason or None
     data["offers"] = {kind: list(offer["seats"]) for kind, offer in game.offers.items()}
     data["takebacks"] = game.takebacks
-    data["allow_takebacks"] = game.allow_takebacks
+    data["allow_takebacks"] = policy.takeback_refusal(game) is None  # what may be asked, rated or not
     data["rematch"] = game.rematch_id
     data["revision"] = game.revision
     data.update(clockdata.clock_json(game))

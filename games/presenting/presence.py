@@ -3,7 +3,7 @@
 The open sockets of each audience are counted in the ``live`` cache (shared by every
 process when it is Redis) and in this process. A player reads about the others ("Your
 opponent is connected.", "Bob (Player 2) is not connected."), a spectator about every
-player, everyone how many watch (:func:`games.presenting.words.presence_text`). The page
+player, everyone how many watch (:func:`games.presenting.sentences.presence_text`). The page
 is rendered with the same line (:func:`presence_of`); the live layer pushes it again
 when sockets come and go.
 """
@@ -14,7 +14,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from games.models import Game
-from games.presenting import audiences, words
+from games.presenting import audiences, sentences
 from games.services.base import Actor
 from games.services.fallback_cache import add_to_counters, redis_down
 
@@ -61,8 +61,8 @@ def presence_line(names: audiences.SeatNames, by_audience: dict[str, int], audie
     """What ``audience`` reads about who is connected (see the module's docstring); with
     Redis unreachable the other processes' sockets are not counted: not known."""
     if redis_down():
-        return words.PRESENCE_UNKNOWN
-    return words.presence_text(
+        return str(sentences.PRESENCE_UNKNOWN)
+    return sentences.presence_text(
         names,
         audiences.audience_seats(audience),
         seats_here(by_audience),

@@ -2,13 +2,13 @@
 
 The same partials serve the full page, the HTMX response and the WebSocket push;
 they depend only on the game and on which seats the viewer holds. The board's data
-comes from the game's catalog entry; the sentences from :mod:`games.presenting.words`; who may
+comes from the game's catalog entry; the sentences from :mod:`games.presenting.sentences`; who may
 see what from :mod:`games.services.policy`. JSON and record files are :mod:`games.presenting.downloads`'.
 """
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from datetime import datetime
 from functools import cache
 from html import escape
@@ -22,8 +22,9 @@ from django.utils.safestring import SafeString, mark_safe
 
 from games import ai, catalog
 from games.ai.base import ActionValue
+from games.formats import boards
 from games.models import Game
-from games.presenting import clockface, words
+from games.presenting import clockface, sentences
 from games.runner import readiness
 from games.services import chat, moderation, policy
 from games.services.base import Actor
@@ -34,20 +35,17 @@ NO_JS_REFRESH_SECONDS = 2
 
 
 @cache
-def piece_html(template: str, look: Hashable) -> SafeString:
-    """A piece's markup from the game's ``piece`` partial. It depends on the look alone
+def piece_html(template: str, shape: Hashable) -> SafeString:
+    """A piece's markup from the game's ``piece`` partial. It depends on the shape alone
     (a frozen value), so each distinct piece is rendered once per process."""
-    return mark_safe(render_to_string(f"{template}#piece", {"p": look}).strip())
+    return mark_safe(render_to_string(f"{template}#piece", {"p": shape}).strip())
 
 
 def _with_piece_markup(board: dict[str, Any], template: str) -> dict[str, Any]:
-    """Adds each shown piece's markup (``html``) to the board data, wherever pieces are."""
-    shown = [cell["piece"] for row in board.get("rows", []) for cell in row if cell.get("piece")]
-    shown += [board["in_hand"]] if board.get("in_hand") else []
-    shown += [p for p in board.get("tray", []) if not p.get("used")]
-    for piece in shown:
-        if "look" in piece:
-            piece["html"] = piece_html(template, piece["look"])
+    """Adds the markup (``html``) of each piece the board data lists as shown
+    (``shown_pieces``: dicts with a ``shape``), from the game's ``piece`` partial."""
+    for piece in board.get("shown_pieces", ()):
+        piece["html"] = piece_html(template, piece["shape"])
     return board
 
 
@@ -65,22 +63,37 @@ def hint_info(value: ActionValue) -> dict[str, Any]:
     return {"kind": "estimate", "icon": "~", "words": f"estimate {score:+.2f}"}
 
 
-def _attach_hints(context: dict[str, Any], values: list[ActionValue]) -> None:
+def annotate_controls(
+    controls: Iterable[dict[str, Any]],
+    values: Sequence[ActionValue],
+    describe: Callable[[ActionValue], dict[str, Any]] = hint_info,
+) -> ActionValue | None:
+    """Each control that plays an analysed action gets its hint (``describe``'s), in its
+    looks and its label, the best one marked; the best value. A two-part move's first
+    part (a control with ``ends``, :mod:`games.formats.boards`) has its ends annotated
+    so, and itself the best of them."""
     by_text = {v.text: v for v in values}
     best = ai.best_value(values)
-    for row in context.get("rows", []):
-        for cell in row:
-            value = by_text.get(cell.get("move") or cell["name"])
-            if value is not None and (cell.get("playable") or cell.get("move")):
-                cell["hint"] = hint_info(value)
-                cell["is_best"] = value is best
-                cell["label"] += f", {'best move, ' if value is best else ''}{cell['hint']['words']}"
-    for piece in context.get("tray", []):
-        value = by_text.get(str(piece["number"]))
-        if value is not None and not piece.get("used"):
-            piece["hint"] = hint_info(value)
-            piece["is_best"] = value is best
-            piece["hint_label"] = f", {'best move, ' if value is best else ''}{piece['hint']['words']}"
+    for control in controls:
+        ends = control.get("ends")
+        if ends:
+            annotate_controls(ends, values, describe)
+            value = ai.best_value([by_text[e["move"]] for e in ends if e["move"] in by_text])
+        else:
+            value = by_text.get(control["move"])
+        if value is not None:
+            control["hint"] = describe(value)
+            control["is_best"] = value is best
+            at_best = "at best " if ends else ""
+            control["label"] += (
+                f", {'best move, ' if value is best else ''}{at_best}{control['hint']['words']}"
+            )
+    return best
+
+
+def _attach_hints(context: dict[str, Any], values: list[ActionValue]) -> None:
+    """The controls' hints, and the sentence naming the best action."""
+    best = annotate_controls(context.get("controls", []), values)
     if best is not None:
         named = catalog.get(context["game"].kind).words.named(context["state"], best.text)
         context["hint_text"] = f"Hint: {named} ({hint_info(best)['words']})."
@@ -92,9 +105,11 @@ def game_context(
     error: str | None = None,
     hints: list[ActionValue] | None = None,
     now: datetime | None = None,
+    part: str | None = None,
 ) -> dict[str, Any]:
     """The page's context. ``now``: the full page's moment, for the clocks' times left;
-    the partials (cached and pushed) leave it out (:mod:`games.presenting.clockface`)."""
+    the partials (cached and pushed) leave it out (:mod:`games.presenting.clockface`).
+    ``part``: the first part of a two-part move chosen on a page without JavaScript."""
     spec = catalog.get(game.kind)
     state = game.state
     seats = game.seat_list
@@ -112,8 +127,8 @@ def game_context(
         "ai_thinking": ai_thinking,
         "ai_getting_ready": ai_thinking and readiness.getting_ready(),
         "no_js_refresh": NO_JS_REFRESH_SECONDS,
-        "status_text": words.status_text(game, state, mine, seats),
-        "last_action": words.last_action_text(game, state, mine, seats),
+        "status_text": sentences.status_text(game, state, mine, seats),
+        "last_action": sentences.last_action_text(game, state, mine, seats),
         "clocks": clockface.clock_context(game, mine, seats, now),
         "error": error,
         "you_start": mine == [0] and game.ply <= 1,
@@ -123,7 +138,9 @@ def game_context(
                 "symbol": spec.symbol(seat.index),
                 "is_me": seat.index in mine,
                 "who": seat.called,
-                "to_move": seat.index == state.to_move,
+                # Nobody is to move once the game is over, however it ended (a timeout, a
+                # resignation or an abort leaves the rules' position unfinished).
+                "to_move": playing and seat.index == state.to_move,
             }
             for seat in seats
         ],
@@ -134,17 +151,18 @@ def game_context(
     }
     if policy.may_see_invite(game, actor):
         context["invite_url"] = reverse("games:join", args=[game.invite_code])
-    context.update(_with_piece_markup(spec.board_data(state, game.move_texts, my_turn), spec.template))
+    context.update(_with_piece_markup(spec.board_after(state, game.move_texts, my_turn), spec.template))
     context.update(action_context(game, mine, my_turn))
     context["can_hint"] = policy.can_hint(game, actor)
     context["can_chat"] = policy.can_chat(game, actor)
     context["chat_lines"] = chat.visible_lines(game)
     context["my_name"] = next((s.name for s in seats if s.index in mine and s.name), "")
-    # The clock's abort has its own sentence (words.no_start_text).
+    # The clock's abort has its own sentence (sentences.no_start_text).
     context["aborted"] = moderation.abort_reason(game) if game.reason != Game.Reason.NO_START else None
     context["has_review"] = spec.capabilities.review and game.ply > 0
     if hints:
         _attach_hints(context, hints)
+    boards.prepare_parts(context.get("controls", ()), part)
     return context
 
 
@@ -153,7 +171,7 @@ def action_context(game: Game, mine: list[int], my_turn: bool) -> dict[str, Any]
     seats = game.seat_list
     playing = policy.is_playing(game) and bool(mine)
     vs_computer = any(s.is_ai for s in seats)
-    offers = words.offer_lines(game, mine, seats)
+    offers = sentences.offer_lines(game, mine, seats)
     pending = {o["kind"] for o in offers}
     moved = any(seat in mine for seat, _ in game.move_rows)
     # The opponents who have gone (their seats), for whom this player may claim the game.
@@ -164,7 +182,7 @@ def action_context(game: Game, mine: list[int], my_turn: bool) -> dict[str, Any]
         "can_resign": playing,
         "can_offer_draw": playing and "draw" not in pending,
         "can_take_back": playing
-        and game.allow_takebacks
+        and policy.takeback_refusal(game) is None
         and moved
         and "takeback" not in pending
         and (my_turn or not vs_computer),
@@ -194,7 +212,7 @@ def render_partials(
 
 def presence_html(text: str) -> str:
     """The page's presence line (``games/game.html#presence``) as an out-of-band swap: the
-    socket's push of what the page rendered with it (:func:`games.presenting.words.presence_text`)."""
+    socket's push of what the page rendered with it (:func:`games.presenting.sentences.presence_text`)."""
     return render_to_string("games/game.html#presence", {"presence_text": text, "oob": True})
 
 
@@ -211,13 +229,33 @@ class _ReadOnlyMarkup(HTMLParser):
     DROPPED_TAGS = {"input", "select", "textarea"}
     CONTROL_ATTRIBUTES = {"action", "method", "type", "name", "value", "disabled", "form", "tabindex"}
 
-    def __init__(self) -> None:
+    def __init__(self, marks: Mapping[str, str] | None = None) -> None:
         super().__init__(convert_charrefs=False)
         self.parts: list[str] = []
+        self.marks = marks or {}
+
+    def _marked(self, attrs: list[tuple[str, str | None]]) -> list[tuple[str, str | None]]:
+        """A control that plays a marked action (its ``value``), or the piece it names
+        (``data-piece``, as a piece in hand), gets the mark's class."""
+        found = next(
+            (
+                self.marks[v]
+                for n, v in attrs
+                if n in ("value", "data-piece") and v is not None and v in self.marks
+            ),
+            None,
+        )
+        if found is None:
+            return attrs
+        if not any(n == "class" for n, _ in attrs):
+            return [("class", found), *attrs]
+        return [(n, f"{v or ''} {found}".strip() if n == "class" else v) for n, v in attrs]
 
     def _tag(self, tag: str, attrs: list[tuple[str, str | None]], close: str = ">") -> None:
         if tag in self.DROPPED_TAGS:
             return
+        if self.marks:
+            attrs = self._marked(attrs)
         kept = "".join(
             f" {name}" if value is None else f' {name}="{escape(value)}"'
             for name, value in attrs
@@ -247,9 +285,10 @@ class _ReadOnlyMarkup(HTMLParser):
         self.parts.append(f"&#{name};")
 
 
-def read_only(html: str) -> SafeString:
-    """The same markup with no form, button or input: for showing a board inside another form."""
-    parser = _ReadOnlyMarkup()
+def read_only(html: str, marks: Mapping[str, str] | None = None) -> SafeString:
+    """The same markup with no form, button or input: for showing a board inside another form.
+    ``marks``: a class for the controls of some actions (the replay's played and best action)."""
+    parser = _ReadOnlyMarkup(marks)
     parser.feed(html)
     parser.close()
     return mark_safe("".join(parser.parts))

@@ -136,6 +136,16 @@ _reviews_lock = threading.Lock()
 REVIEW_LOCK_SECONDS = 600
 
 
+def review_key(game_id: int, moves: list[str]) -> str:
+    return f"review:{game_id}:{len(moves)}"
+
+
+async def cached_review(game_id: int, moves: list[str]) -> list[Any] | None:
+    """A game's review when computed already, else None (nothing is started)."""
+    entries: list[Any] | None = await cache.aget(review_key(game_id, moves))
+    return entries
+
+
 async def review(
     game_id: int, kind: str, options: dict[str, Any], moves: list[str], budget: float, client: str = ""
 ) -> list[Any]:
@@ -145,7 +155,7 @@ async def review(
     that computation (in this process, on its future; in another process, on the
     cache, with a lock taken by ``cache.add``). Callers check the game is finished.
     """
-    key = f"review:{game_id}:{len(moves)}"
+    key = review_key(game_id, moves)
     entries: list[Any] | None = await cache.aget(key)
     if entries is not None:
         return entries

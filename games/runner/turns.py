@@ -41,7 +41,7 @@ from games import catalog
 from games.events import GameEvent
 from games.models import Game
 from games.runner import queue, readiness
-from games.runner.pools import AnalysisGate, Busy, analyse, executor_factory, gate, review
+from games.runner.pools import AnalysisGate, Busy, analyse, cached_review, executor_factory, gate, review
 from games.services import clocks
 from games.services.base import AI, ServiceError
 from games.services.moves import play_move
@@ -228,4 +228,4 @@ def on_game_event(event: GameEvent) -> None:
 
 
 # The analysis side, re-exported for the views and the API.
-__all__ = ["AnalysisGate", "Busy", "Job", "Runner", "analyse", "gate", "review", "runner"]
+__all__ = ["AnalysisGate", "Busy", "Job", "Runner", "analyse", "cached_review", "gate", "review", "runner"]

@@ -37,11 +37,12 @@ from typing import Literal
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from games import catalog
 from games.events import GameEvent, publish
 from games.models import Game, Move, Seat
-from games.services import chat, clocks
+from games.services import chat, clocks, policy
 from games.services.base import Actor, ServiceError, acting_on, finish_game, others_win, schedule_ai_if_due
 
 OfferKind = Literal["draw", "takeback", "rematch"]
@@ -120,7 +121,7 @@ def draw(game_id: int, actor: Actor, yes: bool, expected_ply: int | None) -> Gam
         if not yes:
             return _decline(game, "draw", held)
         if _vs_computer(game):
-            raise ServiceError("declined", "The computer declines the draw: it plays every game out.", 409)
+            raise ServiceError("declined", _("The computer declines the draw: it plays every game out."), 409)
         if _say_yes(game, "draw", held, _acting_seat(game, held)):
             finish_game(game, Game.Status.DRAWN, Game.Reason.AGREED, {"winner": None})
         else:
@@ -168,20 +169,20 @@ def takeback(game_id: int, actor: Actor, yes: bool, expected_ply: int | None) ->
         game, held = acting_on(game_id, actor, expected_ply)
         if not yes:
             return _decline(game, "takeback", held)
-        if not game.allow_takebacks:
-            raise ServiceError("not_allowed", "Takebacks are off in this game.", 403)
+        if refusal := policy.takeback_refusal(game):
+            raise refusal
         pending = game.offers.get("takeback")
         if pending is None:
             mine = [seat for seat, _ in game.move_rows if seat in held]
             if not mine:
-                raise ServiceError("not_allowed", "You have made no move to take back.", 409)
+                raise ServiceError("not_allowed", _("You have made no move to take back."), 409)
             seat = mine[-1]
         else:
             seat = pending["seats"][0]
         if _vs_computer(game):
             if game.state.to_move not in held:
                 raise ServiceError(
-                    "not_your_turn", "Take back on your turn, once the computer has replied.", 403
+                    "not_your_turn", _("Take back on your turn, once the computer has replied."), 403
                 )
             _undo(game, seat)
         elif _say_yes(game, "takeback", held, seat):
@@ -202,7 +203,7 @@ def rematch(game_id: int, actor: Actor, yes: bool, expected_ply: int | None) -> 
         if not yes:
             return _decline(game, "rematch", held)
         if game.rematch_id is not None:
-            raise ServiceError("rematch_exists", "The rematch has started already.", 409)
+            raise ServiceError("rematch_exists", _("The rematch has started already."), 409)
         if _say_yes(game, "rematch", held, held[0]):
             game.rematch = _new_game_like(game)
             game.offers = {k: v for k, v in game.offers.items() if k != "rematch"}

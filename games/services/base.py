@@ -16,11 +16,12 @@ from typing import Any
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from games import clocks as clock_rules
 from games.engine import State
 from games.events import GameEvent, publish
-from games.models import Game, Seat, hash_token
+from games.models import LOCKED_GAME, Game, Seat, hash_token
 from games.services import clocks
 
 log = logging.getLogger(__name__)
@@ -70,10 +71,10 @@ AI = Actor(is_ai=True)
 
 def locked_game(game_id: int) -> Game:
     """The game's row, locked until the transaction ends (call inside ``transaction.atomic``)."""
-    try:
-        return Game.objects.select_for_update().get(pk=game_id)
-    except Game.DoesNotExist:
-        raise ServiceError("not_found", f"There is no game {game_id}.", 404) from None
+    game = LOCKED_GAME.first(game_id)
+    if game is None:
+        raise ServiceError("not_found", _("There is no game %(id)s.") % {"id": game_id}, 404)
+    return game
 
 
 def check_ply(game: Game, expected_ply: int | None, expected_revision: int | None = None) -> None:
@@ -83,14 +84,15 @@ def check_ply(game: Game, expected_ply: int | None, expected_revision: int | Non
     if expected_ply is not None and expected_ply != game.ply:
         raise ServiceError(
             "stale",
-            f"The game has moved on (ply {game.ply}, you sent {expected_ply}); reload the position.",
+            _("The game has moved on (ply %(ply)d, you sent %(sent)d); reload the position.")
+            % {"ply": game.ply, "sent": expected_ply},
             409,
         )
     if expected_revision is not None and expected_revision != game.revision:
         raise ServiceError(
             "stale",
-            f"The game has changed since (revision {game.revision}, you sent {expected_revision}); "
-            "reload the position.",
+            _("The game has changed since (revision %(revision)d, you sent %(sent)d); reload the position.")
+            % {"revision": game.revision, "sent": expected_revision},
             409,
         )
 
@@ -110,18 +112,18 @@ def acting_on(
     """
     game = locked_game(game_id)
     if game.status == Game.Status.WAITING:
-        raise ServiceError("waiting", "The game has not started: a seat is still open.", 409)
+        raise ServiceError("waiting", _("The game has not started: a seat is still open."), 409)
     if over and not game.is_finished:
-        raise ServiceError("not_over", "A rematch can be offered once the game is over.", 409)
+        raise ServiceError("not_over", _("A rematch can be offered once the game is over."), 409)
     if not over and game.is_finished:
-        raise ServiceError("game_over", "The game is over.", 409)
+        raise ServiceError("game_over", _("The game is over."), 409)
     check_ply(game, expected_ply)
     held = seats_held(game, actor)
     if not held:
-        raise ServiceError("not_your_seat", "You do not hold a seat in this game.", 403)
+        raise ServiceError("not_your_seat", _("You do not hold a seat in this game."), 403)
     if not over and clocks.flagged(game, clocks.now()):
         # The clock has ended the game; the sweep records it within a second.
-        raise ServiceError("timeout", "Time has run out: the game is over.", 409)
+        raise ServiceError("timeout", _("Time has run out: the game is over."), 409)
     return game, held
 
 
@@ -163,9 +165,20 @@ def ended(game: Game) -> None:
             log.exception("end hook %r failed for game %s", hook, game.pk)
 
 
+def unstarted_seat(game: Game) -> int | None:
+    """The first seat that has made no move yet, or None once every seat has moved."""
+    movers = {seat for seat, _ in game.move_rows}
+    return next((seat.index for seat in game.seat_list if seat.index not in movers), None)
+
+
 def finish_game(game: Game, status: Game.Status, reason: Game.Reason, result: dict[str, Any]) -> None:
     """End a game in play other than by a move (resignation, agreement, abandonment): one
-    ``ended`` event, published after commit."""
+    ``ended`` event, published after commit. A rated game that ends so before every seat
+    has moved is aborted instead (as lichess does): nobody wins and nothing is rated, so a
+    resignation at the first move cannot farm rating points."""
+    if game.rated and status != Game.Status.ABORTED and (idle := unstarted_seat(game)) is not None:
+        result = {"winner": None, "no_start": idle, "ended_by": reason.value}
+        status, reason = Game.Status.ABORTED, Game.Reason.NO_START
     if clocks.running(game):
         clocks.stop(game, game.state.to_move, clocks.now())
     game.status = status

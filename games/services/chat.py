@@ -16,6 +16,7 @@ import unicodedata
 from django.conf import settings
 from django.db import transaction
 from django.db.models import QuerySet
+from django.utils.translation import gettext as _
 
 from games.events import GameEvent, publish
 from games.models import ChatLine, ChatMute, Game, Seat, hash_token
@@ -31,15 +32,17 @@ def clean_text(text: object) -> str:
     """The line as it will be stored: trimmed, every run of white space one space,
     no control characters; refused when empty or too long."""
     if not isinstance(text, str):
-        raise ServiceError("bad_text", "Send the chat line as text.")
+        raise ServiceError("bad_text", _("Send the chat line as text."))
     text = "".join(c for c in text if unicodedata.category(c)[0] != "C" or c in "\t\n\r")
     text = _SPACES.sub(" ", text).strip()
     if not text:
-        raise ServiceError("empty", "Say something: the line is empty.")
+        raise ServiceError("empty", _("Say something: the line is empty."))
     limit = settings.CHAT_MAX_LENGTH
     if len(text) > limit:
         raise ServiceError(
-            "too_long", f"A chat line is at most {limit} characters (this one has {len(text)})."
+            "too_long",
+            _("A chat line is at most %(limit)d characters (this one has %(length)d).")
+            % {"limit": limit, "length": len(text)},
         )
     return text
 
@@ -85,11 +88,14 @@ def say(game_id: int, actor: Actor, text: object) -> ChatLine:
             raise refusal
         seat = game.seat_list[policy.seats_of(game, actor)[0]]
         if is_muted(seat_keys(seat) + actor_keys(actor)):
-            raise ServiceError("muted", "A moderator muted you: your chat lines are not accepted.", 403)
+            raise ServiceError("muted", _("A moderator muted you: your chat lines are not accepted."), 403)
         wait = ratelimit.hit(_budget_key(game, seat), ratelimit.parse_rate(settings.RATE_LIMIT_CHAT))
         if wait:
             raise ServiceError(
-                "rate_limited", f"You are chatting too fast: try again in {wait} s.", 429, retry_after=wait
+                "rate_limited",
+                _("You are chatting too fast: try again in %(seconds)d s.") % {"seconds": wait},
+                429,
+                retry_after=wait,
             )
         line = ChatLine.objects.create(game=game, seat=seat.index, name=seat.name, text=text)
         publish(GameEvent(game.pk, game.ply, "chat"))
@@ -121,7 +127,7 @@ def set_name(game_id: int, actor: Actor, name: object) -> str:
         game = locked_game(game_id)
         held = policy.seats_of(game, actor)
         if not held:
-            raise ServiceError("not_your_seat", "Only a player may name their seat.", 403)
+            raise ServiceError("not_your_seat", _("Only a player may name their seat."), 403)
         Seat.objects.filter(game=game, index__in=held).update(name=name)
         publish(GameEvent(game.pk, game.ply, "named"))
     return name

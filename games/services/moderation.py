@@ -2,22 +2,28 @@
 
 from __future__ import annotations
 
+import logging
+
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from games.events import GameEvent, publish
 from games.models import Game
 from games.services.base import ServiceError, locked_game
 
+log = logging.getLogger(__name__)
+
 ABORTED = "aborted"
 
 
-def abort_game(game_id: int, reason: str) -> Game:
-    """End an unfinished game with no result: status "aborted", the reason recorded."""
+def abort_game(game_id: int, reason: str, by: str = "") -> Game:
+    """End an unfinished game with no result: status "aborted", the reason recorded. The
+    reason is shown to everyone; who aborted it (``by``) goes to the log only."""
     reason = " ".join(str(reason).split())[:200] or "aborted by a moderator"
     with transaction.atomic():
         game = locked_game(game_id)
         if game.is_finished:
-            raise ServiceError("game_over", f"Game {game_id} is already over.", 409)
+            raise ServiceError("game_over", _("Game %(id)s is already over.") % {"id": game_id}, 409)
         game.status = Game.Status.ABORTED
         game.winner = None
         game.ai_due_at = None
@@ -25,6 +31,7 @@ def abort_game(game_id: int, reason: str) -> Game:
         game.result = {"reason": ABORTED, "detail": reason}
         game.save()
         publish(GameEvent(game.pk, game.ply, "aborted"))
+    log.info("game %s aborted by %s: %s", game_id, by or "the site", reason)
     return game
 
 

@@ -117,16 +117,23 @@ def forget(session_key: str) -> None:
     _forget_tag(session_tag(session_key))
 
 
-def forget_player(player: str) -> int:
-    """The player id no longer stands for anyone (an account closed or banned): every
-    session known to play as it is forgotten, so its sockets become spectators' at once
-    and reconnect as such, whichever browser holds them. How many sessions."""
+def forget_player(player: str, keep: str | None = None) -> int:
+    """The player id no longer stands for anyone (an account closed or banned), or no
+    longer for the sessions of an old password: every session known to play as it, but
+    the session keyed ``keep`` (the one that changed the password), is forgotten, so its
+    sockets become spectators' at once and reconnect as such, whichever browser holds
+    them. How many sessions."""
     cache = caches["live"]
     tags: list[str] = cache.get(_sessions_key(player)) or []
-    cache.delete(_sessions_key(player))
-    for tag in tags:
+    kept = [tag for tag in tags if keep and tag == session_tag(keep)]
+    if kept:
+        cache.set(_sessions_key(player), kept, KNOWN_TTL)
+    else:
+        cache.delete(_sessions_key(player))
+    gone = [tag for tag in tags if tag not in kept]
+    for tag in gone:
         _forget_tag(tag)
-    return len(tags)
+    return len(gone)
 
 
 def _forget_tag(tag: str) -> None:

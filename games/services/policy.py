@@ -6,7 +6,11 @@
   (whoever has the link can take the seat).
 - Analysis (hints on the page, ``/analysis`` in the API) would tell a player the exact
   value of every action. During a game only the player to move may ask, and only in a
-  game with hints allowed; once the game is over anyone may (that is the review).
+  game with hints allowed and not rated; once the game is over anyone may (that is the
+  review).
+- Takebacks: :func:`takeback_refusal`. A rated game against the computer has none (it
+  would be a free second try at a rated result); between people the others' consent is
+  the actions' business.
 - Chat: players write, everyone who sees the game reads (spectators have no chat of
   their own); :func:`chat_refusal` says why someone may not write.
 - Abandonment: :func:`gone_seats` are the people whose pages have all been closed for
@@ -25,6 +29,7 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from games import catalog
 from games.models import Game, Move
@@ -57,7 +62,9 @@ def may_see_invite(game: Game, actor: Actor) -> bool:
 def chat_refusal(game: Game, actor: Actor) -> ServiceError | None:
     """Why ``actor`` may not write in ``game``'s chat, or None: only its players may."""
     if not is_seat_holder(game, actor):
-        return ServiceError("not_your_seat", "Spectators read the chat; only the players write in it.", 403)
+        return ServiceError(
+            "not_your_seat", _("Spectators read the chat; only the players write in it."), 403
+        )
     return None
 
 
@@ -67,15 +74,26 @@ def can_chat(game: Game, actor: Actor) -> bool:
 
 def can_hint(game: Game, actor: Actor) -> bool:
     """Whether the page offers the hint button to this viewer now."""
-    return is_my_turn(game, actor) and game.allow_hints and catalog.get(game.kind).capabilities.hints
+    return (
+        is_my_turn(game, actor)
+        and game.allow_hints
+        and not game.rated
+        and catalog.get(game.kind).capabilities.hints
+    )
 
 
 def analysis_refusal(game: Game, actor: Actor) -> ServiceError | None:
     """Why ``actor`` may not see the analysis of ``game``'s positions now, or None."""
+    if game.copy_of_id is not None and _rated_in_play(game.copy_of):
+        return ServiceError(
+            "rated", _("This is a copy of a rated game in play: its analysis opens when that game ends."), 403
+        )
     if game.is_finished or game.state.is_over():
         return None
+    if game.rated:
+        return ServiceError("rated", _("A rated game gives no hints or analysis until it is over."), 403)
     if not game.allow_hints:
-        return ServiceError("hints_off", "Hints are turned off for this game until it is over.", 403)
+        return ServiceError("hints_off", _("Hints are turned off for this game until it is over."), 403)
     held = seats_of(game, actor)
     if not held:
         return ServiceError(
@@ -86,6 +104,10 @@ def analysis_refusal(game: Game, actor: Actor) -> ServiceError | None:
     if game.state.to_move not in held:
         return ServiceError("not_your_turn", "Hints are for the player whose turn it is.", 403)
     return None
+
+
+def _rated_in_play(game: Game | None) -> bool:
+    return game is not None and game.rated and not game.is_finished
 
 
 def check_analysis(game: Game, actor: Actor) -> None:
@@ -108,6 +130,21 @@ def hint_refusal(game: Game, actor: Actor) -> str | None:
         return "The game is over: see the review instead."
     refusal = analysis_refusal(game, actor)
     return refusal.message if refusal else None
+
+
+def against_computer(game: Game) -> bool:
+    return any(seat.is_ai for seat in game.seat_list)
+
+
+def takeback_refusal(game: Game) -> ServiceError | None:
+    """Why no takeback may be asked for in ``game`` at all, or None."""
+    if not game.allow_takebacks:
+        return ServiceError("not_allowed", "Takebacks are off in this game.", 403)
+    if game.rated and against_computer(game):
+        return ServiceError(
+            "not_allowed", "A rated game against the computer has no takebacks: play it out.", 403
+        )
+    return None
 
 
 def review_refusal(game: Game) -> str | None:

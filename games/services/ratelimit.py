@@ -14,6 +14,7 @@ import hashlib
 import ipaddress
 import re
 import time
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -119,3 +120,32 @@ def scope_address(scope: dict[str, object]) -> str:
 def check(scope: str, address: str, rate_setting: str) -> int:
     """Count one ``scope`` action (e.g. "move") of a client; the seconds to wait, or 0."""
     return hit(f"{scope}:{address}", parse_rate(getattr(settings, rate_setting)))
+
+
+# -- WebSockets per client address, in this process: the games' and the lobby's together ----
+
+TOO_MANY_SOCKETS = 4429  # the close code of a socket past WS_MAX_PER_CLIENT
+_open_sockets: Counter[str] = Counter()
+
+
+def open_socket(address: str) -> bool:
+    """Count one more socket for ``address``; False (and nothing counted) past the cap."""
+    if _open_sockets[address] >= settings.WS_MAX_PER_CLIENT:
+        return False
+    _open_sockets[address] += 1
+    return True
+
+
+def close_socket(address: str) -> None:
+    _open_sockets[address] -= 1
+    if _open_sockets[address] <= 0:
+        del _open_sockets[address]
+
+
+def open_sockets(address: str) -> int:
+    return _open_sockets[address]
+
+
+def forget_open_sockets() -> None:
+    """Start the count afresh (tests: a socket a failed test left open counts no more)."""
+    _open_sockets.clear()

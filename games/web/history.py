@@ -1,24 +1,19 @@
-"""The history page (this browser's games and everyone's recent finished games) and the
-replay viewer, which renders any game's board at any ply on the server."""
+"""The history page: this browser's games and everyone's recent finished games (the
+replay and review of one game: games/web/replay.py)."""
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 from django.core.paginator import Page, Paginator
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
-from django.template.loader import render_to_string
+from django.shortcuts import render
 from django.views.decorators.http import require_safe
 
 from games import catalog
 from games.models import Game
-from games.presenting import presenters, words
-from games.presenting import replay as replay_words
 from games.services import players
-from games.services.base import Actor
 
 PER_PAGE = 20
 
@@ -90,68 +85,5 @@ def history(request: HttpRequest) -> HttpResponse:
             "mine_page": mine_page,
             "public": _rows(public_page, player),
             "public_page": public_page,
-        },
-    )
-
-
-def parse_ply(text: str | None, last: int) -> tuple[int, str | None]:
-    """The ply to show and, when the request's was unusable, a sentence saying what is shown."""
-    if text is None or text == "":
-        return last, None
-    try:
-        ply = int(text)
-    except ValueError:
-        return last, f"“{text[:20]}” is not a ply number: showing the final position (ply {last})."
-    if ply < 0:
-        return 0, f"There is no ply {ply}: showing the start (ply 0)."
-    if ply > last:
-        return last, f"The game has {last} plies: showing the last one."
-    return ply, None
-
-
-def at_ply(game: Game, ply: int) -> Game:
-    """A copy of ``game`` as it stood after ``ply`` actions (never saved)."""
-    rows = game.move_rows[:ply]
-    snapshot = copy.copy(game)
-    snapshot.__dict__["move_rows"] = rows
-    snapshot.__dict__["state"] = catalog.get(game.kind).rules.replay(game.options, [t for _, t in rows])
-    snapshot.__dict__["seat_list"] = game.seat_list
-    snapshot.ply = ply
-    if ply < len(game.move_rows):
-        snapshot.status = Game.Status.PLAYING
-    return snapshot
-
-
-@require_safe
-def replay(request: HttpRequest, pk: int) -> HttpResponse:
-    game = get_object_or_404(Game, pk=pk)
-    last = len(game.move_rows)
-    ply, notice = parse_ply(request.GET.get("ply"), last)
-    shown = at_ply(game, ply)
-    context = {
-        **presenters.game_context(shown, Actor()),
-        "status_text": replay_words.position_text(game, shown),
-    }
-    board = presenters.read_only(render_to_string("games/replay.html#position", context))
-    spec = catalog.get(game.kind)
-    state = spec.rules.new_state(game.options)
-    moves = []
-    for number, (seat, text) in enumerate(game.move_rows, start=1):
-        who = words.seat_title(spec, seat, game.seat_list)
-        moves.append({"ply": number, "who": who, "words": spec.words.review(state, text)})
-        state = state.play(spec.rules.parse_move(text))
-    return render(
-        request,
-        "games/replay.html",
-        {
-            **context,
-            "game": game,
-            "board_html": board,
-            "ply": ply,
-            "last": last,
-            "notice": notice,
-            "moves": moves,
-            "prev": max(ply - 1, 0),
-            "next": min(ply + 1, last),
         },
     )

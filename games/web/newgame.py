@@ -7,8 +7,11 @@ from __future__ import annotations
 from typing import Any
 
 from django.http import QueryDict
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop, ngettext
 
 from games import catalog, clocks
+from games.presenting import front
 from games.services.moves import ServiceError
 
 INPUT_TYPES = {"int": "number", "bool": "checkbox"}
@@ -17,15 +20,50 @@ CUSTOM = "custom"
 CUSTOM_MINUTES, CUSTOM_INCREMENT = "3", "2"
 
 
+# The words the game packages (pure: no Django) give in English, for the catalogs: the
+# computer's levels, the speeds of the clocks and the labels of the games' options.
+PACKAGE_WORDS = [
+    gettext_noop("beginner"),
+    gettext_noop("casual"),
+    gettext_noop("club"),
+    gettext_noop("expert"),
+    gettext_noop("perfect"),
+    gettext_noop("master"),
+    gettext_noop("strong"),
+    gettext_noop("bullet"),
+    gettext_noop("blitz"),
+    gettext_noop("rapid"),
+    gettext_noop("classical"),
+    gettext_noop("Width"),
+    gettext_noop("Height"),
+    gettext_noop("In a row"),
+    gettext_noop("Players"),
+    gettext_noop("Gravity (stones fall, as in Connect Four)"),
+    gettext_noop("Advanced rule: a 2x2 square also wins"),
+]
+
+
 def clock_options() -> list[dict[str, str]]:
     """The time control's choices: unlimited, the presets, a custom real-time clock, days per move."""
-    choices = [{"value": "unlimited", "label": "Unlimited"}]
-    choices += [{"value": c.label, "label": f"{c.label} ({c.speed})"} for c in clocks.presets()]
-    choices.append({"value": CUSTOM, "label": "Custom (minutes + seconds per move)"})
+    choices = [{"value": "unlimited", "label": _("Unlimited")}]
+    choices += [{"value": c.label, "label": f"{c.label} ({_(c.speed)})"} for c in clocks.presets()]
+    choices.append({"value": CUSTOM, "label": _("Custom (minutes + seconds per move)")})
     choices += [
-        {"value": f"{d}d", "label": clocks.TimeControl(days=d).label + " per move"} for d in clocks.DAYS
+        {
+            "value": f"{d}d",
+            "label": ngettext("%(count)s day per move", "%(count)s days per move", d) % {"count": d},
+        }
+        for d in clocks.DAYS
     ]
     return choices
+
+
+def level_label(spec: catalog.GameSpec, level: str) -> str:
+    """ "club, about 1450" once the level's rating is established, else "club"."""
+    rating = spec.level_rating(level)
+    if rating is None or not rating.established:
+        return _(level)
+    return _("%(level)s, about %(rating)s") % {"level": _(level), "rating": f"{round(rating.rating, -1):.0f}"}
 
 
 def clock_choice(posted: QueryDict) -> dict[str, int] | None:
@@ -39,16 +77,11 @@ def clock_choice(posted: QueryDict) -> dict[str, int] | None:
         control = clocks.parse_label(choice)
         return control.to_json() or None
     try:
-        minutes = float(posted.get("clock_minutes", "").strip())
-        increment = int(posted.get("clock_increment", "").strip() or "0")
-    except ValueError:
-        raise ServiceError(
-            "bad_clock",
+        control = clocks.real_time(
+            posted.get("clock_minutes", ""),
+            posted.get("clock_increment", "").strip() or "0",
             "Give the custom clock's minutes (0.25 to 180) and seconds per move (0 to 60).",
-            field="clock",
-        ) from None
-    try:
-        control = clocks.parse({"initial": round(minutes * 60), "increment": increment})
+        )
     except clocks.ClockError as exc:
         raise ServiceError(exc.code, exc.message, field="clock") from None
     return control.to_json()
@@ -60,7 +93,7 @@ def option_fields(spec: catalog.GameSpec, posted: QueryDict | None) -> list[dict
     for o in spec.options:
         field: dict[str, Any] = {
             "name": o.name,
-            "label": o.label,
+            "label": _(o.label),
             "input_type": INPUT_TYPES[o.type],
             "default": o.default,
             "min": o.min,
@@ -94,7 +127,7 @@ def game_cards(posted: QueryDict | None = None, error: ServiceError | None = Non
             {
                 "kind": spec.kind,
                 "title": spec.title,
-                "levels": [(level, spec.level_label(level)) for level in spec.levels],
+                "levels": [(level, level_label(spec, level)) for level in spec.levels],
                 "level": (mine.get("level") if mine else None) or spec.default_level,
                 "opponent": _chosen(mine, "opponent", "ai"),
                 "seat": _chosen(mine, "seat", "random"),
@@ -102,6 +135,7 @@ def game_cards(posted: QueryDict | None = None, error: ServiceError | None = Non
                 "allow_takebacks": mine is None or "allow_takebacks" in mine,
                 "error": card_error,
                 "template": spec.template,
+                "links": front.game_links(spec.kind),
                 "clocks": clock_options(),
                 "clock": (mine.get("clock") if mine else None) or "unlimited",
                 "clock_minutes": mine.get("clock_minutes", CUSTOM_MINUTES) if mine else CUSTOM_MINUTES,

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games.web import chat, health, history, views
+from games.web import chat, health, history, replay, views
 
 app_name = "games"
 
@@ -21,10 +21,10 @@ urlpatterns = [
     path("games/<int:pk>/rematch", views.game_action, {"action": "rematch"}, name="rematch"),
     path("games/<int:pk>/claim", views.game_action, {"action": "claim"}, name="claim"),
     path("games/<int:pk>/hint", views.hint, name="hint"),
-    path("games/<int:pk>/review", views.review, name="review"),
-    path("games/<int:pk>/review/table", views.review_table, name="review_table"),
+    path("games/<int:pk>/review", replay.review, name="review"),
+    path("games/<int:pk>/review/table", replay.review_table, name="review_table"),
     path("games/<int:pk>/chat", chat.say, name="chat"),
     path("games/<int:pk>/name", chat.rename, name="name"),
-    path("games/<int:pk>/replay", history.replay, name="replay"),
+    path("games/<int:pk>/replay", replay.replay, name="replay"),
     path("join/<str:code>", views.join, name="join"),
 ]

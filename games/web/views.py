@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from urllib.parse import urlencode
+
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.contrib import messages
@@ -14,7 +16,7 @@ from django_htmx.http import HttpResponseClientRedirect
 from django_htmx.middleware import HtmxDetails
 
 from games.models import Game
-from games.presenting import downloads, front, presence, presenters, words
+from games.presenting import downloads, front, presence, presenters
 from games.presenting.audiences import rendering_for
 from games.runner import turns as ai_runner
 from games.services import abandonment, actions, clocks, names, players, policy, ratelimit
@@ -134,10 +136,13 @@ def page_context(request: HttpRequest, game: Game) -> dict[str, object]:
     """What the game page shows this viewer."""
     actor = actor_for(request)
     now = clocks.now()
-    context = presenters.game_context(game, actor, now=now)
+    # ?part=: the first part of a two-part move, chosen without JavaScript (see move()).
+    context = presenters.game_context(game, actor, now=now, part=request.GET.get("part", "")[:16] or None)
     # Not cached (the partials are): the page's clocks count from the server's moment.
     context["server_now"] = clocks.ms(now)
     context["presence_text"] = presence.presence_of(game, actor)
+    context["app_parts"] = front.game_parts(request, game)  # e.g. the game's tournament
+    context["game_links"] = front.game_links(game.kind)  # e.g. the game's rules
     if "invite_url" in context:  # policy.may_see_invite: the seat holders of a waiting game
         context["invite_url"] = request.build_absolute_uri(str(context["invite_url"]))
     return context
@@ -176,6 +181,13 @@ def move(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     ply_text = request.POST.get("ply", "")
     revision_text = request.POST.get("revision", "")
     text = request.POST.get("move", "")
+    if not text and "part" in request.POST and not request.htmx:
+        # The first click of a two-part move on a page without JavaScript: nothing is
+        # played; the page comes back with that part chosen and its second parts offered
+        # (with JavaScript, static/js/parts.js does this on the page itself).
+        part = request.POST["part"][:16]
+        url = reverse("games:detail", args=[pk])
+        return redirect(f"{url}?{urlencode({'part': part})}#board" if part else f"{url}#board")
     error = None
     game = None
     try:
@@ -289,42 +301,6 @@ def _load_game(pk: int) -> Game:
     game = get_object_or_404(Game, pk=pk)
     game.move_rows  # noqa: B018 (loaded here, in a thread, not later on the event loop)
     return game
-
-
-@require_safe
-def review(request: HttpRequest, pk: int) -> HttpResponse:
-    """The post-game review page; its table is computed separately (it can take seconds)."""
-    game = get_object_or_404(Game, pk=pk)
-    return render(
-        request, "games/review.html", {"game": game, "available": policy.review_refusal(game) is None}
-    )
-
-
-async def review_table(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    """Every action judged best, inaccuracy or blunder, and the first that lost a drawn game."""
-    if request.method not in ("GET", "HEAD"):
-        return HttpResponse(status=405)
-    game = await sync_to_async(_load_game)(pk)
-    refusal = await sync_to_async(policy.review_refusal)(game)
-    context: dict[str, object] = {"game": game, "error": refusal}
-    if refusal is None:
-        address = ratelimit.request_address(request)
-        try:
-            entries = await ai_runner.review(
-                game.pk, game.kind, game.options, game.move_texts, settings.REVIEW_BUDGET, f"ip:{address}"
-            )
-        except ai_runner.Busy as busy:
-            context["error"] = busy.message
-        else:
-            actor = await sync_to_async(actor_for)(request)
-            mine = await sync_to_async(policy.seats_of)(game, actor)
-            rows = await sync_to_async(words.review_rows)(game, entries, mine)
-            context["rows"] = rows
-            context["turning"] = next((r for r in rows if r["entry"].turning_point), None)
-    template = "games/review.html#table" if request.htmx else "games/review.html"
-    return await sync_to_async(render)(
-        request, template, {**context, "available": refusal is None, "inline": True}
-    )
 
 
 @require_POST

@@ -10,7 +10,8 @@
  * decides a flag: at zero it shows 0:00.0 and waits for the server's push.
  *
  * A seat's time going under data-low gets the class is-low and is said once to screen
- * readers in #clock-alert ("You have 10 seconds left.").
+ * readers in #clock-alert ("You have 10 seconds left."), in the page's language (gettext,
+ * ngettext and interpolate come from the page's catalog, templates/_script_words.html).
  */
 (function () {
   "use strict";
@@ -45,9 +46,11 @@
   // Words for a screen reader: "10 seconds", "2 minutes", "6 hours".
   function spoken(ms) {
     var s = Math.ceil(Math.max(0, ms) / 1000);
-    if (s < 120) return s + (s === 1 ? " second" : " seconds");
-    if (s < 7200) return Math.floor(s / 60) + " minutes";
-    return Math.floor(s / 3600) + " hours";
+    if (s < 120) return interpolate(ngettext("%s second", "%s seconds", s), [s]);
+    var minutes = Math.floor(s / 60);
+    if (s < 7200) return interpolate(ngettext("%s minute", "%s minutes", minutes), [minutes]);
+    var hours = Math.floor(s / 3600);
+    return interpolate(ngettext("%s hour", "%s hours", hours), [hours]);
   }
 
   function setText(element, text) {
@@ -59,7 +62,8 @@
     if (said[seat]) return;
     said[seat] = true;
     var alert = document.getElementById("clock-alert");
-    if (alert) alert.textContent = (face.dataset.sayLow || "{} left.").replace("{}", spoken(left));
+    if (alert) alert.textContent = (face.dataset.sayLow || gettext("{} left.")).replace("{}", spoken(left));
+    document.dispatchEvent(new CustomEvent("clock:low", { detail: { seat: seat } }));
   }
 
   function tick() {

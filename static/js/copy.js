@@ -1,6 +1,7 @@
 // Copy buttons: <button data-copy="ID" hidden> copies the value of the field #ID.
 // The field stays a selectable read-only input, so without JavaScript the link can
-// still be selected and copied by hand; the button shows only where it can work.
+// still be selected and copied by hand; the button shows only where it can work. Its
+// words come from the page's catalog (templates/_script_words.html).
 (function () {
   "use strict";
 
@@ -23,7 +24,7 @@
 
   function copied(button, text) {
     button.textContent = text;
-    window.setTimeout(function () { button.textContent = "Copy"; }, 2000);
+    window.setTimeout(function () { button.textContent = gettext("Copy"); }, 2000);
   }
 
   document.addEventListener("click", function (event) {
@@ -38,11 +39,11 @@
     field.select();
     if (navigator.clipboard && window.isSecureContext) {
       navigator.clipboard.writeText(field.value).then(
-        function () { copied(button, "Copied"); },
-        function () { copied(button, "Press Ctrl+C"); }
+        function () { copied(button, gettext("Copied")); },
+        function () { copied(button, gettext("Press Ctrl+C")); }
       );
     } else {
-      copied(button, document.execCommand("copy") ? "Copied" : "Press Ctrl+C");
+      copied(button, document.execCommand("copy") ? gettext("Copied") : gettext("Press Ctrl+C"));
     }
   });
 

@@ -5,25 +5,35 @@
  * board. When the last focus inside the board or the pieces came from the keyboard and
  * nothing else has taken the focus since, it goes back to the same cell or piece, or,
  * when that cannot be played now, to the next one that can (after the computer's reply,
- * or to the tray when a Quarto piece is to be given; in connect-N, to where the next
- * stone of the same column would land). Pointer users are left alone.
+ * or to the pieces when a piece is to be chosen; for a control the game takes out of the
+ * Tab order, to the one of the same column that stands for it). Pointer users are left alone.
  *
- * Arrow keys move between the cells of the board and between the pieces of the tray; Tab
- * moves between the board, the tray and the actions (a roving tabindex, as in the
- * WAI-ARIA grid pattern): each area has one Tab stop, the control last focused there.
+ * Arrow keys move between the controls of an area (#board, #pieces); Tab moves between
+ * the areas and the actions (a roving tabindex, as in the WAI-ARIA grid pattern): each
+ * area has one Tab stop, the control last focused there.
+ *
+ * What a game's partials mark (this script names no game and no game's class):
+ * - a control is an enabled <button> in #board or #pieces; it names itself with
+ *   data-cell="b3" (a square, named like a chess square: the arrows follow files and
+ *   ranks) or data-control="any-id" (placed by its data-slot, below);
+ * - data-slot on every slot of a laid-out group, taken or not (a tray): the arrows follow
+ *   the slots' rows as the page lays them out, so a used slot keeps its place;
+ * - tabindex="-1" from the server takes a control out of the Tab order, another standing
+ *   for it (every cell of a column that drops the same stone: its landing cell);
+ * - data-stop is this script's own mark: the controls it roves among, set on fresh markup.
  */
 (function () {
   "use strict";
   var AREAS = "#board, #pieces";
-  // Out of the Tab order (tabindex -1): connect-N's cells above or below where a stone
-  // would land; their column's landing cell stands for them.
+  // Out of the Tab order (tabindex -1): controls a game marks as standing for another
+  // (every cell of a column that drops the same stone: the landing cell stands for them).
   var PLAYABLE = "#board button:not([disabled]):not([tabindex='-1']), #board button[data-stop]:not([disabled]), #pieces button:not([disabled])";
   var keyboard = false;
   var place = null; // the selector of the last control focused inside the board or pieces
 
   function selectorOf(element) {
     if (element.dataset.cell) return '[data-cell="' + element.dataset.cell + '"]';
-    if (element.dataset.piece) return 'button[data-piece="' + element.dataset.piece + '"]';
+    if (element.dataset.control) return '[data-control="' + element.dataset.control + '"]';
     return null;
   }
 
@@ -68,8 +78,8 @@
   var STEPS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
 
   // Where each stop stands: x to the right, y downwards. Cells by their names (the file's
-  // letter, the rank's number; the first rank in the page is the top one); pieces by
-  // their slot in the tray's rows.
+  // letter, the rank's number; the first rank in the page is the top one); other controls
+  // by their place among the area's slots, row by row as laid out.
   function positions(area, stops) {
     if (stops[0].dataset.cell) {
       var cells = area.querySelectorAll("[data-cell]");
@@ -77,7 +87,7 @@
       var down = rank(cells[0]) > rank(cells[cells.length - 1]) ? -1 : 1;
       return stops.map(function (e) { return [e.dataset.cell.charCodeAt(0), down * rank(e)]; });
     }
-    var slots = Array.prototype.slice.call(area.querySelectorAll(".tray__slot:not(.tray__slot--hand)"));
+    var slots = Array.prototype.slice.call(area.querySelectorAll("[data-slot]"));
     var columns = slots.filter(function (e) { return e.offsetTop === slots[0].offsetTop; }).length || 1;
     return stops.map(function (e) {
       var i = slots.indexOf(e);
@@ -107,7 +117,7 @@
   function stopsOf(area) {
     var marked = area.querySelectorAll("[data-stop]");
     if (!marked.length) {
-      // Fresh markup: the controls that can be played (not connect-N's cells off the landing row).
+      // Fresh markup: the controls that can be played (not those the game took out of the Tab order).
       marked = area.querySelectorAll("button:not([disabled]):not([tabindex='-1'])");
       Array.prototype.forEach.call(marked, function (e) { e.setAttribute("data-stop", ""); });
     }

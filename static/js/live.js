@@ -32,25 +32,32 @@
  * (data-revision on the status line, counted by the server on every change), and the page
  * never swaps in one older than what it shows.
  *
- * A page (a player's or a spectator's) pushed the "Go to the rematch" link (data-follow) goes
- * there; one that shows it from the start (opened later) stays.
+ * A page (a player's or a spectator's) pushed the "Go to the rematch" link (data-follow), or
+ * handed it by the poll while its socket is down, goes there; one that shows it from the
+ * start (opened later) stays.
  */
 (function () {
   "use strict";
   var pausedText = null;
   // The browser cannot tell a click that never left from one whose answer was lost.
-  var LOST =
+  // In the page's language (templates/_script_words.html).
+  var LOST = gettext(
     "Your last click got no answer: the connection is down. Once it is back this page " +
-    "shows the current position; if your move is not in it, click again.";
+      "shows the current position; if your move is not in it, click again."
+  );
   var beforeLost = null; // while the notice says LOST: what it said before
   var followAtLoad = document.querySelector("a[data-follow]") !== null;
   // While this page's own rematch request is on its way: if it accepted the rematch, its
   // answer's redirect takes it there, and following the pushed link too would navigate twice.
   var leaving = false;
 
+  var followed = false;
+
   function followRematch() {
     var link = document.querySelector("a[data-follow]");
-    if (link && !followAtLoad && !leaving) window.location.assign(link.href);
+    if (!link || followAtLoad || leaving || followed) return;
+    followed = true;
+    window.location.assign(link.href);
   }
 
   function isRematch(event) {
@@ -200,6 +207,15 @@
     var socketOpen = document.body.dataset.socket === "open";
     if (socketOpen && (!element || element.hidden)) event.preventDefault();
   });
+  // The answer to this page's own rematch request, when it is not a redirect (an offer, or
+  // a refusal): the page may follow now. Said at beforeSwap, which htmx fires on the target
+  // (#status, always in the page): a push often replaces the form before its answer comes,
+  // and the form's own events (afterRequest) then reach no listener here.
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    if (!isRematch(event)) return;
+    leaving = false;
+    followRematch();
+  });
   document.addEventListener("htmx:afterRequest", function (event) {
     if (!isRematch(event)) return;
     var xhr = event.detail.xhr;
@@ -211,7 +227,11 @@
     if (isStale(event.detail.message)) event.preventDefault();
     else if (answers(event.detail.message)) answered();
   });
+  // The link comes by a push, or by the poll while the socket is down (its parts are
+  // swapped out of band): either way the page follows it.
   document.addEventListener("htmx:wsAfterMessage", followRematch);
+  document.addEventListener("htmx:oobAfterSwap", followRematch);
+  document.addEventListener("htmx:afterSettle", followRematch);
   // An answer older than the page is dropped (see above). The status line's forms answer
   // with out-of-band parts (hx-target="#status" so the event reaches here). A push may
   // have replaced the form before its answer came: htmx would look for the parts inside
@@ -228,7 +248,7 @@
     detail.shouldSwap = false;
     htmx.swap(detail.target, detail.serverResponse, { swapStyle: "none" }, { contextElement: detail.target });
   });
-  // Reconnect after 2 to 5 s rather than at once: the server may be restarting.
+  // Otherwise reconnect after 2 to 5 s rather than at once: the server may be restarting.
   htmx.config.wsReconnectDelay = function (retries) {
     return 2000 + Math.random() * Math.min(3000, 1000 * (retries + 1));
   };

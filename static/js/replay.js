@@ -24,6 +24,8 @@
   } else {
     showCurrentMove();
   }
+  // The review part arrives later (htmx swaps it in, the move list with it): show the move again.
+  document.addEventListener("htmx:afterSettle", showCurrentMove);
 
   document.addEventListener("keydown", function (event) {
     var which = KEYS[event.key];
@@ -55,6 +57,7 @@
         var main = document.querySelector("main.replay");
         if (!fresh || !main) throw new Error("no replay in the answer");
         main.replaceWith(fresh);
+        if (window.htmx) window.htmx.process(fresh); // the review part asks for itself while computed
         history.replaceState(null, "", url);
         going = null;
         showCurrentMove();

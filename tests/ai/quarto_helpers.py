@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from functools import cache
 
-from games.engine.quarto import Give, Place, State, initial_state, safe_pieces, winning_cells
+from games.kinds.quarto.rules import Give, Place, State, initial_state, safe_pieces, winning_cells
 
 WIN_SCORE = 100
 

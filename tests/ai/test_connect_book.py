@@ -7,12 +7,11 @@ from io import StringIO
 from pathlib import Path
 
 import pytest
-from django.core.management import CommandError, call_command
 
-from games.ai import connect as ai
-from games.ai import connect_book as book
-from games.engine import connect
 from games.engine.grid import FILES
+from games.kinds.connect import book, build_book
+from games.kinds.connect import player as ai
+from games.kinds.connect import rules as connect
 
 ENTRIES = list(book._parse(book.BOOK_FILE))
 BY_KEY = {book.canonical(book.replay(m))[0]: (m, c, s) for m, c, s in ENTRIES}
@@ -102,7 +101,7 @@ def test_builder_writes_solver_results_and_resumes(tmp_path: Path) -> None:
     start = "begggacadgddfdgbadag"  # 20 stones: every position below solves in milliseconds
     path = tmp_path / "book.txt"
     out = StringIO()
-    call_command("connect_book", "--plies", "24", "--file", str(path), "--start", start, stdout=out)
+    assert build_book.main(["--plies", "24", "--file", str(path), "--start", start], out) == 0
     entries = list(book._parse(path))
     assert entries and all(len(m) in (20, 21, 22, 23) for m, _c, _s in entries)
     assert f"{len(entries)} positions added" in out.getvalue()
@@ -111,13 +110,14 @@ def test_builder_writes_solver_results_and_resumes(tmp_path: Path) -> None:
         solved = ai.solve_columns(state, 10.0)
         assert solved is not None and solved[column] == score == max(solved.values()), moves
     again = StringIO()
-    call_command("connect_book", "--plies", "24", "--file", str(path), "--start", start, stdout=again)
+    assert build_book.main(["--plies", "24", "--file", str(path), "--start", start], again) == 0
     assert "0 positions added" in again.getvalue()
     assert list(book._parse(path)) == entries
 
 
 @pytest.mark.parametrize("start", ["dz", "ddddddd"])
 def test_builder_refuses_a_bad_start(start: str, tmp_path: Path) -> None:
-    with pytest.raises(CommandError, match="not a line of play"):
-        call_command("connect_book", "--file", str(tmp_path / "b.txt"), "--start", start)
+    err = StringIO()
+    assert build_book.main(["--file", str(tmp_path / "b.txt"), "--start", start], StringIO(), err) == 2
+    assert "not a line of play" in err.getvalue()
     assert not (tmp_path / "b.txt").exists()

@@ -6,12 +6,12 @@ import random
 
 import pytest
 
-from games.ai import quarto_search as qs
-from games.ai import quarto_tables as qt
 from games.ai.clock import CHECK_MASK, deadline_ns
-from games.ai.quarto import analyse
-from games.ai.quarto_solver import FULL_DEPTH, Solver, encode
-from games.engine.quarto import CELLS, State
+from games.kinds.quarto import bits as qb
+from games.kinds.quarto import tables as qt
+from games.kinds.quarto.player import analyse, warm_up
+from games.kinds.quarto.rules import CELLS, State
+from games.kinds.quarto.solver import FULL_DEPTH, Solver, encode
 
 from .quarto_helpers import WIN_SCORE, random_position, reference_action_score, reference_score
 
@@ -28,6 +28,7 @@ def _describe(state: State, score: int) -> tuple[str, int]:
 
 @pytest.mark.parametrize(("phase", "advanced"), [("place", False), ("give", False), ("place", True)])
 def test_analyse_agrees_with_reference(phase: str, advanced: bool) -> None:
+    warm_up()  # the compiled search loaded first: its loading would eat the budget (as servers do at start)
     rng = random.Random(f"ref-{phase}-{advanced}")
     for i in range(20):
         state = random_position(rng, (4 if phase == "place" else 3) + i % 3, phase, advanced)
@@ -65,7 +66,7 @@ def _transformed(state: State, perm: tuple[int, ...], transform: qt.PieceTransfo
 def _key(state: State, symt: qt.IntArray) -> tuple[int, int]:
     traits, occ, _ = encode(state)
     assert state.in_hand is not None
-    k1, k2 = qs.canonical_key(traits, occ, state.in_hand, symt)
+    k1, k2 = qb.canonical_key(traits, occ, state.in_hand, symt)
     return int(k1), int(k2)
 
 
@@ -132,7 +133,8 @@ def test_node_limit_aborts() -> None:
     assert state.in_hand is not None
     result = Solver(tt_bits=10).search(encode(state), state.in_hand, -1, 1, FULL_DEPTH, 1000)
     assert result.aborted
-    assert result.nodes <= 1001
+    # A few more when the last placements are counted in bulk.
+    assert 1000 < result.nodes <= 1000 + 64
 
 
 def test_deadline_aborts_a_long_search() -> None:

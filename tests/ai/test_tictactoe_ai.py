@@ -7,9 +7,9 @@ from functools import cache
 
 import pytest
 
-from games.ai import tictactoe as ai
 from games.ai.base import DRAW, LOSS, WIN
-from games.engine import tictactoe as ttt
+from games.kinds.tictactoe import player as ai
+from games.kinds.tictactoe import rules as ttt
 
 from .helpers import match_scores, play_out
 

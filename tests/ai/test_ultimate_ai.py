@@ -9,9 +9,9 @@ import time
 import numpy as np
 import pytest
 
-from games.ai import ultimate as ai
-from games.ai import ultimate_core as core
-from games.engine import ultimate as u
+from games.kinds.ultimate import core
+from games.kinds.ultimate import player as ai
+from games.kinds.ultimate import rules as u
 
 from .helpers import match_scores
 
@@ -89,9 +89,9 @@ def test_master_finishes_a_won_game() -> None:
 @pytest.mark.parametrize("level", ai.LEVELS)
 def test_levels_return_legal_moves_in_time(level: str) -> None:
     state = u.from_moves("e5 e4")
-    started = time.perf_counter()
+    started = time.process_time()  # used, not waited (a busy machine)
     move = ai.choose_move(state, level, budget=0.3, rng=random.Random(1))
-    assert time.perf_counter() - started < 0.8
+    assert time.process_time() - started < 0.8
     assert move in state.legal_moves()
     assert ai.reference_move(state, 500, random.Random(2)) in state.legal_moves()
 

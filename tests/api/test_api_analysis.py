@@ -58,7 +58,7 @@ def test_during_a_game_only_the_seat_to_move_gets_analysis(client: Client, fake_
     game_id, one, two = two_players(client)
     url = f"/api/v1/games/{game_id}/analysis"
     assert error_of(client.get(url)) == (403, "not_your_seat")  # a spectator
-    assert error_of(client.get(url, headers=auth("made-up"))) == (403, "not_your_seat")
+    assert error_of(client.get(url, headers=auth("made-up"))) == (401, "unknown_token")  # no such token
     assert error_of(client.get(url, headers=auth(two))) == (403, "not_your_turn")
     assert client.get(url, headers=auth(one)).status_code == 200
     assert len(fake_analysis) == 1  # the refusals searched nothing

@@ -60,3 +60,15 @@ def test_a_copy_of_a_finished_game_or_a_new_record_is_not_marked(client: Client)
     assert Game.objects.get(pk=again.json()["id"]).copy_of_id is None
     fresh = post(client, "/api/v1/records", json.dumps('[Game "tictactoe"]\n\n1. c3\n'))
     assert Game.objects.get(pk=fresh.json()["id"]).copy_of_id is None
+
+
+def test_a_record_from_a_position_is_imported_as_actions_from_the_start(client: Client) -> None:
+    record = '[Game "quarto"]\n[Position "0a../..3./..../.... 5 1"]\n\n1. b1 2. 7\n'
+    response = post(client, "/api/v1/records", json.dumps(record))
+    assert response.status_code == 201, response.content
+    assert response.json()["state"]["moves"] == ["3", "c3", "0", "a4", "10", "b4", "5", "b1", "7"]
+    bad = post(
+        client, "/api/v1/records", json.dumps('[Game "quarto"]\n[Position "..../..../..../.... - 2"]\n')
+    )
+    assert error_of(bad) == (400, "bad_record") and bad.json()["detail"].startswith("line 2:")
+    assert Game.objects.count() == 1

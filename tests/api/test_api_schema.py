@@ -32,6 +32,16 @@ PATHS = {
     "/api/v1/seeks/{seek_id}": {"get", "delete"},
     "/api/v1/seeks/{seek_id}/accept": {"post"},
     "/api/v1/pairing": {"post"},
+    "/api/v1/tournaments": {"get", "post"},
+    "/api/v1/tournaments/{tournament_id}": {"get"},
+    "/api/v1/tournaments/{tournament_id}/join": {"post"},
+    "/api/v1/tournaments/{tournament_id}/withdraw": {"post"},
+    "/api/v1/tournaments/{tournament_id}/berserk": {"post"},
+    "/api/v1/tournaments/{tournament_id}/me": {"get"},
+    "/api/v1/analysis": {"post"},
+    "/api/v1/puzzles/next": {"get"},
+    "/api/v1/puzzles/daily": {"get"},
+    "/api/v1/puzzles/{puzzle_id}/attempt": {"post"},
 }
 
 

@@ -13,10 +13,12 @@ from games.formats import serializers
 
 from .api_helpers import SECOND_WINS
 
+QUARTO, CONNECT, ULTIMATE = (catalog.get(kind).json_fields for kind in ("quarto", "connect", "ultimate"))
+
 
 def test_quarto_state_has_its_own_fields_and_result() -> None:
     state = catalog.get("quarto").rules.replay({}, SECOND_WINS)
-    data = serializers.serialize("quarto", {"advanced": False}, state, SECOND_WINS, extras=serializers.QUARTO)
+    data = serializers.serialize("quarto", {"advanced": False}, state, SECOND_WINS, fields=QUARTO)
     assert data["status"] == "finished" and data["to_move"] is None and data["legal_moves"] == []
     assert data["result"] == {"winner": 1, "lines": [["a1", "b1", "c1", "d1"]], "shared": ["short", "round"]}
     assert data["phase"] == "give" and data["in_hand"] is None and 8 not in data["available"]
@@ -26,7 +28,7 @@ def test_quarto_state_has_its_own_fields_and_result() -> None:
 
 def test_waiting_status_offers_no_moves() -> None:
     state = catalog.get("quarto").rules.new_state({})
-    data = serializers.serialize("quarto", {}, state, [], status="waiting", extras=serializers.QUARTO)
+    data = serializers.serialize("quarto", {}, state, [], status="waiting", fields=QUARTO)
     assert data["status"] == "waiting" and data["legal_moves"] == [] and data["to_move"] == 0
 
 
@@ -71,19 +73,19 @@ def test_generic_board_from_width_height_and_owners() -> None:
 
 
 def test_connect_lists_droppable_columns() -> None:
-    assert serializers.serialize("connect", {}, GridState(), [], extras=serializers.CONNECT)["droppable"] == [
+    assert serializers.serialize("connect", {}, GridState(), [], fields=CONNECT)["droppable"] == [
         "a",
         "c",
     ]
     no_gravity = GridState(gravity=False)
-    assert serializers.serialize("connect", {}, no_gravity, [], extras=serializers.CONNECT)["droppable"] == []
+    assert serializers.serialize("connect", {}, no_gravity, [], fields=CONNECT)["droppable"] == []
 
 
 def test_ultimate_lists_allowed_boards() -> None:
-    data = serializers.serialize("ultimate", {}, GridState(), [], extras=serializers.ULTIMATE)
+    data = serializers.serialize("ultimate", {}, GridState(), [], fields=ULTIMATE)
     assert data["allowed_boards"] == [4] and data["last_move"] == "m4" and len(data["board_owners"]) == 9
     won = GridState(outcome=Outcome(winner=0, lines=((0, 1, 2),)))
-    finished = serializers.serialize("ultimate", {}, won, [], extras=serializers.ULTIMATE)
+    finished = serializers.serialize("ultimate", {}, won, [], fields=ULTIMATE)
     assert finished["allowed_boards"] == [] and finished["result"] == {
         "winner": 0,
         "lines": [["a1", "b1", "c1"]],

@@ -52,8 +52,9 @@ def test_hot_seat_game_to_the_end_announces_the_winner() -> None:
     out = play(["help", *SECOND_WINS], "quarto", "--vs", "human")
     assert "2 players at this terminal" in out
     assert "Legal: 0 1 2 3" in out
-    assert "Player 1 (X) to give a piece (0-15)" in out and "Player 2 (O) to place" in out
-    assert "Player 2 (O) wins. The line shares: short, round." in out
+    # Quarto's seats have no symbols (the pieces are shared): players go by number.
+    assert "Player 1 to give a piece (0-15)" in out and "Player 2 to place" in out
+    assert "Player 2 wins. The line shares: short, round." in out and "(X)" not in out
     game = Game.objects.get()
     assert game.is_finished and game.winner == 1 and game.move_texts == SECOND_WINS
     assert len({s.player_id for s in game.seat_list}) == 2
@@ -172,8 +173,8 @@ def test_claims_at_the_prompt_are_refused_with_the_reason_until_an_opponent_has_
 @pytest.mark.parametrize(
     ("line", "words", "status", "winner"),
     [
-        ("claim win", "Player 2 (O) left: Player 1 (X) wins.", Game.Status.WON, 0),
-        ("claim draw", "Player 2 (O) left: the game was called a draw.", Game.Status.DRAWN, None),
+        ("claim win", "Player 2 left: Player 1 wins.", Game.Status.WON, 0),
+        ("claim draw", "Player 2 left: the game was called a draw.", Game.Status.DRAWN, None),
     ],
 )
 def test_hot_seat_claim_once_the_opponent_has_gone(

@@ -11,7 +11,7 @@ from games.formats import textboard
 
 def test_quarto_board_shows_pieces_hand_and_names() -> None:
     state = catalog.get("quarto").rules.replay({}, ["8", "a1", "15"])
-    text = textboard.draw(state, textboard.QUARTO)
+    text = textboard.draw(state, catalog.get("quarto").text_look)
     lines = text.splitlines()
     assert lines[0].split() == ["a", "b", "c", "d"]
     assert lines[4].split() == ["1", "8", ".", ".", "."]
@@ -31,14 +31,16 @@ class Grid:
         return self.outcome is not None
 
 
-def test_grid_games_draw_owner_symbols() -> None:
+def test_grid_games_draw_the_game_s_own_symbols() -> None:
     state = Grid(3, 3, (0, None, None, None, 1, None, None, None, 2))
-    assert textboard.draw(state).splitlines() == [
+    assert textboard.draw(state, symbols=("X", "O", "A")).splitlines() == [
         "   a b c",
         "3  . . A",
         "2  . O .",
         "1  X . .",
     ]
+    # A game without symbols shows a seat by its number.
+    assert textboard.draw(state).splitlines()[1:] == ["3  . . 3", "2  . 2 .", "1  1 . ."]
 
 
 def test_wide_boards_keep_rank_numbers_aligned() -> None:
@@ -53,7 +55,7 @@ def test_ultimate_draws_box_lines_and_where_to_play() -> None:
     board[0] = 0  # a1
     board[40] = 1  # e5, the centre
     state = Grid(9, 9, tuple(board), allowed_boards=(4,))
-    lines = textboard.draw(state, textboard.ULTIMATE).splitlines()
+    lines = textboard.draw(state, catalog.get("ultimate").text_look, ("X", "O")).splitlines()
     assert lines[0] == "   a b c │ d e f │ g h i"
     assert lines[4] == "  ───────┼───────┼───────"
     assert lines[6] == "5  . . . │ . O . │ . . ."

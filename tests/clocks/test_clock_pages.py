@@ -201,13 +201,22 @@ def test_a_shared_win_on_time_with_three_seats(fake_clock: Any) -> None:
     ]
 
 
-def test_the_history_says_how_the_clock_ended_a_game(fake_clock: Any) -> None:
+def ended_by_the_clock(fake_clock: Any) -> tuple[Game, Game]:
+    """Two games a minute's clock ends: one lost on time after two moves, one with no first
+    move (aborted); both refreshed."""
     lost = people({"initial": 60})
     move(lost, ONE, "b2")
     move(lost, TWO, "a1")
     unstarted = people({"initial": 60})
     fake_clock.advance(61)
     assert sorted(timeouts.sweep()) == [lost.pk, unstarted.pk]
+    lost.refresh_from_db()
+    unstarted.refresh_from_db()
+    return lost, unstarted
+
+
+def test_the_history_says_how_the_clock_ended_a_game(fake_clock: Any) -> None:
+    ended_by_the_clock(fake_clock)
     client = Client()
     session = client.session
     session["player_id"] = "p-x"
@@ -218,14 +227,7 @@ def test_the_history_says_how_the_clock_ended_a_game(fake_clock: Any) -> None:
 
 
 def test_the_json_state_and_the_record_say_how_the_clock_ended_a_game(fake_clock: Any) -> None:
-    lost = people({"initial": 60})
-    move(lost, ONE, "b2")
-    move(lost, TWO, "a1")
-    unstarted = people({"initial": 60})
-    fake_clock.advance(61)
-    timeouts.sweep()
-    lost.refresh_from_db()
-    unstarted.refresh_from_db()
+    lost, unstarted = ended_by_the_clock(fake_clock)
     data = downloads.game_json(lost)
     assert (data["status"], data["to_move"], data["legal_moves"], data["reason"]) == (
         "finished",
@@ -240,12 +242,7 @@ def test_the_json_state_and_the_record_say_how_the_clock_ended_a_game(fake_clock
 
 
 def test_the_admin_list_says_a_game_was_won_on_time(fake_clock: Any) -> None:
-    lost = people({"initial": 60})
-    move(lost, ONE, "b2")
-    move(lost, TWO, "a1")
-    unstarted = people({"initial": 60})
-    fake_clock.advance(61)
-    timeouts.sweep()
+    lost, unstarted = ended_by_the_clock(fake_clock)
     summary = GameAdmin(Game, site).result_summary
     assert summary(Game.objects.get(pk=lost.pk)) == "seat 2 won on time"
     assert summary(Game.objects.get(pk=unstarted.pk)) == "aborted: no first move"

@@ -11,8 +11,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.engine import connect
+from games.engine import grid
 from games.engine.base import BadNotation, IllegalMove, OptionError
+from games.kinds.connect import rules as connect
 
 # --- a deliberately naive second implementation -------------------------------------
 
@@ -333,3 +334,9 @@ def test_random_playouts_any_options(
         random.Random(seed),
         {"width": width, "height": height, "n": n, "gravity": gravity, "players": players},
     )
+
+
+def test_connect_lines_are_the_grid_s_lines() -> None:
+    assert {frozenset(line) for line in grid.lines(7, 6, 4)} == {
+        frozenset(line) for line in connect.all_lines(7, 6, 4)
+    }

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.engine import BadNotation, IllegalMove
-from games.engine.quarto import (
+from games.kinds.quarto.rules import (
     CELL_NAMES,
     RULES,
     SQUARES,

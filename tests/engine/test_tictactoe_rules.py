@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from games.engine import tictactoe as ttt
 from games.engine.base import BadNotation, IllegalMove, OptionError
+from games.kinds.tictactoe import rules as ttt
 
 from .marks import play_cells
 
@@ -128,11 +128,11 @@ def test_error_codes() -> None:
 
 
 def test_options() -> None:
-    assert ttt.clean_options({}) == {}
+    assert ttt.RULES.clean_options({}) == {}
     assert ttt.RULES.new_state() == ttt.initial_state()
     assert ttt.RULES.kind == "tictactoe" and ttt.RULES.title == "Tic-tac-toe"
     with pytest.raises(OptionError):
-        ttt.clean_options({"size": 4})
+        ttt.RULES.clean_options({"size": 4})
 
 
 def test_replay_and_states_are_values() -> None:

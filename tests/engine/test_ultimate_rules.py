@@ -10,9 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.engine import ultimate as u
 from games.engine.base import BadNotation, IllegalMove, OptionError
-from games.engine.tictactoe import WIN_LINES
+from games.kinds.tictactoe.rules import WIN_LINES
+from games.kinds.ultimate import rules as u
 
 from .marks import play_cells
 
@@ -235,3 +235,7 @@ def test_random_playouts_and_statistics() -> None:
 @given(st.lists(st.integers(0, 80), max_size=100))
 def test_any_sequence_of_cells(cells: list[int]) -> None:
     play_cells(u.initial_state(), u.Mark, cells, ("occupied", "wrong_board", "game_over"), check_invariants)
+
+
+def test_small_boards_are_named_by_their_corners() -> None:
+    assert u.BOARD_SPANS[4] == "d4-f6" and u.BOARD_SPANS[0] == "a1-c3"

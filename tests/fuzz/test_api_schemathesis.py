@@ -37,6 +37,9 @@ OPERATIONS = [
     ("GET", "/api/v1/games/{game_id}/analysis"),
     ("GET", "/api/v1/games/{game_id}/record"),
     ("POST", "/api/v1/records"),
+    ("POST", "/api/v1/analysis"),
+    ("GET", "/api/v1/puzzles/next"),
+    ("POST", "/api/v1/puzzles/{puzzle_id}/attempt"),
 ]
 # Per operation; about 25 s for all of them on the CI machine.
 EXAMPLES = 60
@@ -70,6 +73,7 @@ def api_schema(settings: Any, monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
     # Limits high enough to fuzz past them (the 429 itself is checked by its own tests);
     # the computer does not answer (its turns are not API input).
     settings.API_RATE_LIMIT = "100000/minute"
+    settings.RATE_LIMIT_HINT = "100000/minute"
     monkeypatch.setattr(runner, "schedule", lambda game_id: None)
     yield schemathesis.openapi.from_wsgi("/api/v1/openapi.json", application)
 

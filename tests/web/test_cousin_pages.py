@@ -8,6 +8,7 @@ import pytest
 from django.test import Client
 
 from games.models import Game, Move
+from games.services import moderation
 
 from ..kinds import KINDS
 
@@ -133,3 +134,23 @@ def test_admin_renders_every_kind_of_board(admin_client: Client, kind: str) -> N
     page = admin_client.get(f"/admin/games/game/{game.pk}/change/").content.decode()
     board = page.split('class="admin-board', 1)[1]
     assert board.count('class="grid__cell') + board.count('class="board__cell') >= 9
+
+
+def to_move_marks(html: str) -> int:
+    return html.count('class="players__item is-to-move"')
+
+
+@pytest.mark.parametrize("end", ["resign", "abort"])
+def test_nobody_is_outlined_to_move_once_the_game_has_ended(end: str) -> None:
+    game, first, second = friends_game("connect")
+    move(first, game, "d")
+    assert to_move_marks(first.get(game.get_absolute_url()).content.decode()) == 1
+    if end == "resign":
+        second.post(f"/games/{game.pk}/resign", {"ply": "1"})
+    else:
+        moderation.abort_game(game.pk, "a test")
+    game.refresh_from_db()
+    assert game.is_finished
+    for viewer in (first, second, Client()):
+        html = viewer.get(game.get_absolute_url()).content.decode()
+        assert 'class="players__item' in html and to_move_marks(html) == 0

@@ -23,7 +23,6 @@ def finished_game_pages() -> list[str]:
         f"/games/{pk}/partials",
         f"/games/{pk}/record",
         f"/games/{pk}/replay",
-        f"/games/{pk}/review",
         f"/join/{waiting.invite_code}",
     ]
 

@@ -16,7 +16,7 @@ from games.models import Game, Seat
 from games.presenting import audiences, presence
 from games.services import abandonment, policy
 from games.services.moves import Actor, ServiceError
-from quarto_site.settings import check_heartbeat
+from quarto_site.config import check_heartbeat
 
 from .helpers import ONE, TWO, human_first_vs_ai, two_humans
 
@@ -166,3 +166,21 @@ async def test_the_sweep_marks_a_dead_server_seat_gone_and_stops_counting_its_so
     assert await presence_of(game, ONE) == "Your opponent is not connected."
     assert await presence_of(game, TWO) == "Your opponent is connected."
     assert await presence_of(game, Actor()) == "Player 1 is connected. Player 2 is not connected."
+
+
+async def test_a_page_back_here_is_counted_again_after_another_servers_sweep_took_its_seat(
+    settings: Any,
+) -> None:
+    settings.SEAT_LOST_AFTER, settings.SEAT_HEARTBEAT = 30, 10
+    game = await database_sync_to_async(two_humans)()
+    # Seat 0's page reconnected here (counted 1); another server's sweep, which had read
+    # the seat as lost just before, then set the seat's count to its own sockets: none.
+    presence.arrive(game.pk, ["seat-0"])
+    cache = audiences.live_cache()
+    cache.set(audiences.count_key(game.pk, "seat-0"), 0)
+    await database_sync_to_async(abandonment.seats_seen)({game.pk: [0]})  # noted meanwhile
+    key = audiences.count_key(game.pk, "seat-0")  # what the other servers read
+    assert await database_sync_to_async(heartbeat._beat)() == [game.pk]  # rendered again
+    assert cache.get(key) == 1
+    assert await database_sync_to_async(heartbeat._beat)() == []  # nothing more to raise
+    assert cache.get(key) == 1, "never more than the sockets here"

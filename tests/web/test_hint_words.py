@@ -11,9 +11,9 @@ from django.template.loader import render_to_string
 from django.test import Client
 
 from games.ai.base import ReviewEntry
-from games.engine.quarto import piece_name
+from games.kinds.quarto.rules import piece_name
 from games.models import Game
-from games.presenting import words
+from games.presenting import sentences
 
 from .helpers import SECOND_WINS, two_humans
 
@@ -51,8 +51,8 @@ def test_the_review_names_the_piece_that_kept_it() -> None:
     ]
     # Ply 11 gives piece 2; the best give there was piece 5.
     entries.append(ReviewEntry(11, 1, "2", "blunder", "draw", None, "loss", 3, "5", turning_point=True))
-    rows = words.review_rows(game, entries, [])
+    rows = sentences.review_rows(game, entries, [])
     assert rows[-1]["best"] == f"the {piece_name(5)} piece" and rows[1]["best"] == ""
-    html = render_to_string("games/review.html#table", {"game": game, "rows": rows, "turning": rows[-1]})
+    html = render_to_string("games/replay.html#study", {"game": game, "judged": rows, "turning": rows[-1]})
     assert f"; the {piece_name(5)} piece kept it." in html
     assert f"<td>loss in 3</td><td>the {piece_name(5)} piece</td>" in html  # the Best column

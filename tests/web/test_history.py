@@ -71,7 +71,7 @@ def test_replay_renders_each_ply_read_only(client: Client) -> None:
     html = client.get(f"/games/{game.pk}/replay?ply=2").content.decode()
     assert "Ply 2 of 9" in html
     assert html.count("grid__cell is-p") == 2  # two marks on the board at ply 2
-    assert "<button" not in html.split('class="replay__board"')[1].split("</div>\n    <ol")[0]
+    assert "<button" not in html.split('class="replay__board"')[1].split('class="replay__side"')[0]
     assert 'href="?ply=1"' in html and 'href="?ply=3"' in html and 'href="?ply=9"' in html
     assert 'aria-current="step"><a href="?ply=2">' in html
     last = client.get(f"/games/{game.pk}/replay").content.decode()
@@ -131,6 +131,18 @@ def test_abort_through_the_service_and_the_admin(client: Client) -> None:
     assert other.status == Game.Status.ABORTED and other.ai_due_at is None
     assert other.result is not None and other.result["detail"].startswith("test game")
     assert "aborted: test game" in client.get("/admin/games/game/").content.decode()
+
+
+def test_an_abort_never_names_the_moderator(client: Client) -> None:
+    game = create_game("quarto", opponent="ai", seat="first", player_id="p").game
+    User.objects.create_superuser("modmaster", "mod@example.com", "pw")
+    client.login(username="modmaster", password="pw")
+    client.post("/admin/games/game/", {"action": "abort_games", "_selected_action": [game.pk]})
+    game.refresh_from_db()
+    assert game.result == {"reason": "aborted", "detail": "aborted by a moderator"}
+    client.logout()
+    for url in (f"/games/{game.pk}/", f"/api/v1/games/{game.pk}", "/games/"):
+        assert "modmaster" not in client.get(url).content.decode()
 
 
 def test_statistics_match_the_data(client: Client) -> None:

@@ -92,7 +92,7 @@ def test_game_page_polls_the_partials_only_through_a_static_script(client: Clien
     assert poll, html
     assert f'hx-get="/games/{game.pk}/partials"' in poll.group(0) and 'hx-trigger="every 3s"' in poll.group(0)
     assert re.search(r'<p id="live-status"[^>]* hidden>', html)
-    assert re.search(r'<script src="/static/js/live.js" defer></script>', html)
+    assert re.search(r'<script src="/static/js/live(\.[0-9a-f]{12})?\.js" defer></script>', html)
     # No inline script or handler: the page works under a strict CSP.
     assert not re.search(r"<script(?![^>]*\bsrc=)[^>]*>", html) and "hx-on" not in html
     script = (STATIC / "js" / "live.js").read_text()

@@ -10,7 +10,7 @@ from django.test import Client
 
 from games.models import Game
 from games.presenting import presence, presenters
-from games.presenting.words import presence_text
+from games.presenting.sentences import presence_text
 from games.services import chat
 from games.services import moves as services
 from games.services.players import SESSION_FIELD

@@ -29,10 +29,19 @@ def finished_game() -> Game:
     return Game.objects.get(pk=game.pk)
 
 
+def test_the_old_review_address_leads_to_the_replay(client: Client) -> None:
+    game = finished_game()
+    response = client.get(f"/games/{game.pk}/review")
+    assert response.status_code == 302
+    assert response["Location"] == f"/games/{game.pk}/replay?ply={len(SECOND_WINS)}#review"
+    response = client.get(f"/games/{game.pk}/review", {"ply": "5"})
+    assert response["Location"] == f"/games/{game.pk}/replay?ply=5#review"
+
+
 def test_review_page_loads_its_table_lazily(client: Client) -> None:
     game = finished_game()
-    html = client.get(f"/games/{game.pk}/review").content.decode()
-    assert f'hx-get="/games/{game.pk}/review/table"' in html and 'hx-trigger="load"' in html
+    html = client.get(f"/games/{game.pk}/replay?ply=3").content.decode()
+    assert f'hx-get="/games/{game.pk}/review/table?ply=3"' in html and 'hx-trigger="load"' in html
     assert "<noscript>" in html
 
 

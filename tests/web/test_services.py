@@ -8,7 +8,7 @@ import threading
 import pytest
 from django.db import connection
 
-from games.engine import quarto
+from games.kinds.quarto import rules as quarto
 from games.models import Game, Move
 from games.services import moves as services
 from games.services.moves import AI, Actor, ServiceError, play_move

@@ -74,6 +74,31 @@ NOT_NAMES = [
     "computer casual",
     "Computer - strong",
     "\uff30\uff4c\uff41\uff59\uff45\uff52 \uff11",  # "Player 1" in full-width letters and digit
+    # Look-alike letters of other scripts, spaced or Roman (issue 30).
+    "\u041c\u043ederator",  # "Moderator" with Cyrillic Em and O
+    "\u0405ite",  # "Site" with Cyrillic Dze
+    "\u0420layer 1",  # "Player 1" with Cyrillic Er
+    "c\u03bfmputer casual",  # "computer casual" with Greek omicron
+    "Mod erator",
+    "S i t e",
+    "Player I",
+    "Player II",
+    "Player \u0406\u0406",  # Cyrillic Byelorussian-Ukrainian I
+    "Player \u2161",  # the Roman numeral sign two
+    "Player Two",
+    "deleted player",
+    "Deleted-Player",
+    # ASCII look-alikes: capital I and 1 for a small l, 0 for an O.
+    "PIayer 1",
+    "P1ayer 2",
+    "M0derator",
+    "C0mputer casual",
+    # Digits for the letters they stand for.
+    "Adm1n",
+    "Pl4yer 1",
+    "M0d3rator",
+    "5ite",
+    "Y0u",
 ]
 
 
@@ -85,7 +110,22 @@ def test_names_that_pass_for_the_site_a_moderator_or_a_seat_are_refused(name: st
     assert "the site uses it" in refused.value.message
 
 
-@pytest.mark.parametrize("name", ["Playful", "Player One Fan", "Sitar", "Comp", "Modest", "Opponent Two"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "Playful",
+        "Player One Fan",
+        "Sitar",
+        "Comp",
+        "Modest",
+        "Opponent Two",
+        "Zoë",
+        "Мария",
+        "Søren",
+        "Alex1",
+        "R2D2",
+    ],
+)
 def test_names_near_them_pass(name: str) -> None:
     assert chat.clean_name(name) == name
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import asyncio
 import io
+import re
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +16,7 @@ from django.core.management import call_command
 from django.test import Client
 
 from games import catalog
+from games.management.commands import warm_up as warm_up_command
 from games.runner import readiness
 from games.runner.turns import Runner
 from games.services import moves as services
@@ -35,10 +38,57 @@ def test_the_command_builds_every_games_search_and_says_how_long(monkeypatch: py
 
     monkeypatch.setattr(catalog.Player, "warm_up", warm_up)
     out = io.StringIO()
-    call_command("warm_up", stdout=out)
+    call_command("warm_up", jobs=1, stdout=out)
     players = {spec.player.module_name for spec in catalog.CATALOG.values() if spec.player}
     assert set(built) == players and len(built) == len(players)
     assert "The computer is ready" in out.getvalue() and "s)" in out.getvalue()
+
+
+def test_the_command_builds_the_games_searches_side_by_side(monkeypatch: pytest.MonkeyPatch) -> None:
+    pools: list[int] = []
+
+    class InProcess:
+        """A process pool's part the command uses, in this process (the patch reaches it)."""
+
+        def __init__(self, workers: int, mp_context: Any) -> None:
+            pools.append(workers)
+
+        def __enter__(self) -> InProcess:
+            return self
+
+        def __exit__(self, *exc: object) -> None:
+            return None
+
+        def map(self, build: Any, names: Any) -> list[Any]:
+            return [build(name) for name in names]
+
+    monkeypatch.setattr(warm_up_command, "ProcessPoolExecutor", InProcess)
+    monkeypatch.setattr(catalog.Player, "warm_up", lambda player: 0.5)
+    out = io.StringIO()
+    call_command("warm_up", jobs=8, verbosity=2, stdout=out)
+    players = {spec.player.module_name for spec in catalog.CATALOG.values() if spec.player}
+    assert pools == [len(players)]  # never more processes than searches to build
+    assert all(f"{name}: 0.50 s" in out.getvalue() for name in players)
+
+
+def test_serve_says_each_step_and_keeps_its_probes_out_of_the_access_log() -> None:
+    script = (ROOT / "scripts" / "serve").read_text()
+    steps = [
+        script.index(f'say "{step}') for step in ("Checking", "Building", "Preparing", "Starting", "Ready")
+    ]
+    assert steps == sorted(steps)
+    drop = re.search(r"grep --line-buffered -v '([^']+)'", script)
+    assert drop, "daphne's access log filtered"
+    assert "PYTHONUNBUFFERED=1 .venv/bin/daphne" in script  # each line as it comes, through the pipe
+    lines = [
+        '127.0.0.1:40824 - - [27/Nov/2026:08:59:03] "GET /healthz?computer" 503 29',
+        '127.0.0.1:40824 - - [27/Nov/2026:08:59:04] "GET /healthz" 200 52',
+        '127.0.0.1:40824 - - [27/Nov/2026:08:59:04] "GET /games/1/" 200 3096',
+    ]
+    kept = subprocess.run(
+        ["grep", "-v", drop.group(1)], input="\n".join(lines), capture_output=True, text=True
+    ).stdout.splitlines()
+    assert kept == lines[1:]
 
 
 def test_serve_builds_the_search_and_waits_for_the_computer_before_it_gives_the_address() -> None:

@@ -10,21 +10,28 @@ its reason before that), ``quit`` (or end the input, or press Ctrl-C) to leave.
 ``--clock 3+2`` (minutes + seconds of increment) or ``--clock 3d`` (days a move) plays
 with a clock, the server's as on the site: both clocks are shown at each prompt, and a
 move made after the time ran out loses the game.
+
+It speaks the terminal's language, as gettext programs do: the first of ``LANGUAGE``,
+``LC_ALL``, ``LC_MESSAGES`` and ``LANG`` that names one of the site's languages
+(``LANG=fr_FR.UTF-8``); English otherwise. The commands typed stay English.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import secrets
 import sys
+from collections.abc import Callable
 from typing import Any, TextIO
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.test.utils import override_settings
+from django.utils import translation
+from django.utils.translation import gettext as _
 
 from games import catalog
 from games import clocks as clock_rules
-from games.formats import textboard
 from games.models import Game
 from games.runner.turns import runner
 from games.services import abandonment, actions, clocks
@@ -34,11 +41,28 @@ QUIT = ("quit", "exit", "q")
 HELP = ("help", "?", "moves")
 ACTIONS = ("resign", "draw", "takeback")
 CLAIMS: dict[str, abandonment.ClaimKind] = {"claim win": "win", "claim draw": "draw"}
+LOCALE_VARIABLES = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
+
+
+def terminal_language(environ: dict[str, str] | os._Environ[str]) -> str:
+    """The site's language the terminal's locale names ("fr_FR.UTF-8" -> "fr"), else English.
+    LANGUAGE may list several ("de:fr"); "C" and "POSIX" name none."""
+    for variable in LOCALE_VARIABLES:
+        for value in environ.get(variable, "").split(":"):
+            code = value.split(".")[0].split("@")[0].replace("_", "-").lower()
+            if not code or code in ("c", "posix"):
+                continue
+            try:
+                return translation.get_supported_language_variant(code)
+            except LookupError:
+                continue
+    return "en"
 
 
 class Command(BaseCommand):
     help = "Play a game in the terminal, against the computer or hot-seat."
     stealth_options = ("stdin",)
+    symbols: tuple[str, ...] = ()  # the game's seat symbols, set once the game is chosen
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("game", choices=sorted(catalog.CATALOG))
@@ -78,7 +102,10 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         self.stdin: TextIO = options.get("stdin") or sys.stdin
         # The computer answers in this process, right after each action.
-        with override_settings(AI_DELAY=options["delay"], AI_RUNNER="inline"):
+        with (
+            override_settings(AI_DELAY=options["delay"], AI_RUNNER="inline"),
+            translation.override(terminal_language(os.environ)),
+        ):
             self.run(options)
 
     def run(self, options: dict[str, Any]) -> None:
@@ -101,10 +128,11 @@ class Command(BaseCommand):
         except services.ServiceError as exc:
             raise CommandError(exc.message) from None
         self.vs_ai = options["vs"] == "ai"
+        self.symbols = catalog.get(kind).symbols
         try:
             self.play(game.pk)
         except KeyboardInterrupt:
-            self.stdout.write(f"\nInterrupted: game #{game.pk} is saved, unfinished.")
+            self.stdout.write("\n" + _("Interrupted: game #%(id)s is saved, unfinished.") % {"id": game.pk})
 
     def start(
         self,
@@ -136,7 +164,8 @@ class Command(BaseCommand):
         seen = 0
         drawn = -1
         game = Game.objects.get(pk=game_id)
-        self.stdout.write(f"{game.title} #{game.pk}: {self.describe_seats(game)}. Type help or quit.")
+        opening = {"title": game.title, "id": game.pk, "seats": self.describe_seats(game)}
+        self.stdout.write(_("%(title)s #%(id)s: %(seats)s. Type help or quit.") % opening)
         while True:
             game = Game.objects.get(pk=game_id)
             seen = self.announce(game, seen)
@@ -157,22 +186,27 @@ class Command(BaseCommand):
                 self.stdout.write(self.clock_line(game, state.to_move))
             text = self.ask(f"{self.name(state.to_move)} {catalog.get(game.kind).words.task(state)} > ")
             if text is None:
-                self.stdout.write(f"\nEnd of input: game #{game.pk} is saved, unfinished.")
+                ended = _("End of input: game #%(id)s is saved, unfinished.") % {"id": game.pk}
+                self.stdout.write("\n" + ended)
                 return
             if text.lower() in QUIT:
-                self.stdout.write(f"Left game #{game.pk}; it is saved, unfinished.")
+                self.stdout.write(_("Left game #%(id)s; it is saved, unfinished.") % {"id": game.pk})
                 return
             if text.lower() in HELP:
                 legal = " ".join(str(m) for m in state.legal_moves())
-                self.stdout.write(f"Legal: {legal}")
+                self.stdout.write(_("Legal: %(moves)s") % {"moves": legal})
                 self.stdout.write(
-                    "Or: resign, draw (offer or accept), takeback (your last turn), "
-                    "claim win or claim draw (once an opponent has gone), quit."
+                    _(
+                        "Or: resign, draw (offer or accept), takeback (your last turn), "
+                        "claim win or claim draw (once an opponent has gone), quit."
+                    )
                 )
                 continue
             said = " ".join(text.lower().split())
             if said.startswith("claim") and said not in CLAIMS:
-                self.stdout.write("Type claim win or claim draw. Try again (help lists the legal actions).")
+                self.stdout.write(
+                    _("Type claim win or claim draw. Try again (help lists the legal actions).")
+                )
                 continue
             try:
                 if said in CLAIMS:
@@ -185,7 +219,8 @@ class Command(BaseCommand):
                 if exc.code == "timeout":  # the game is over: the next look says how
                     self.stdout.write(exc.message)
                     continue
-                self.stdout.write(f"{exc.message} Try again (help lists the legal actions).")
+                again = _("Try again (help lists the legal actions).")
+                self.stdout.write(f"{exc.message} {again}")
 
     def act(self, name: str, game: Game, actor: services.Actor) -> None:
         """Resign, offer or accept a draw, or take the last turn back, for the seat to move."""
@@ -194,13 +229,13 @@ class Command(BaseCommand):
         elif name == "draw":
             after = actions.draw(game.pk, actor, True, game.ply)
             if not after.is_finished:
-                self.stdout.write("Draw offered: the next player may type draw to accept.")
+                self.stdout.write(_("Draw offered: the next player may type draw to accept."))
         else:
             after = actions.takeback(game.pk, actor, True, game.ply)
             if "takeback" in after.offers:
-                self.stdout.write("Takeback asked: the next player may type takeback to accept.")
+                self.stdout.write(_("Takeback asked: the next player may type takeback to accept."))
             else:
-                self.stdout.write(f"Taken back (takebacks: {after.takebacks}).")
+                self.stdout.write(_("Taken back (takebacks: %(count)s).") % {"count": after.takebacks})
 
     def ask(self, prompt: str) -> str | None:
         """The next non-empty line, or None at the end of the input."""
@@ -218,7 +253,8 @@ class Command(BaseCommand):
         moves = list(game.moves.order_by("ply").values_list("seat", "text"))
         for seat, text in moves[seen:]:
             if seat not in self.actors:
-                self.stdout.write(f"The computer {catalog.get(game.kind).words.terminal(text)}.")
+                did = catalog.get(game.kind).words.terminal(text)
+                self.stdout.write(_("The computer %(did)s.") % {"did": did})
         return len(moves)
 
     # -- words --------------------------------------------------------------------
@@ -229,78 +265,100 @@ class Command(BaseCommand):
         times = clocks.remaining_now(game)
         # Hot-seat players know themselves by their symbol; against the computer, "You".
         faces = " · ".join(
-            f"{self.name(seat) if self.vs_ai else textboard.symbol(seat)} {clock_rules.clock_text(ms)}"
+            f"{self.name(seat) if self.vs_ai else self.mark(seat)} {clock_rules.clock_text(ms)}"
             for seat, ms in enumerate(times)
         )
-        note = f"{self.within(to_move) if self.vs_ai else textboard.symbol(to_move)} to move"
+        who = self.within(to_move) if self.vs_ai else self.mark(to_move)
+        note = _("%(who)s to move") % {"who": who}
         if clocks.first_turn_of_mover(game) and game.deadline is not None:
-            left = clocks.ms(game.deadline) - clocks.ms(clocks.now())
-            note += f"; first move within {clock_rules.clock_text(left)}"
+            left = clock_rules.clock_text(clocks.ms(game.deadline) - clocks.ms(clocks.now()))
+            note = _("%(who)s to move; first move within %(time)s") % {"who": who, "time": left}
         return f"{faces} ({note})"
+
+    def is_you(self, seat: int) -> bool:
+        """Against the computer, this terminal's seat ("You"); hot-seat players go by number."""
+        return self.vs_ai and seat in self.actors
 
     def name(self, seat: int) -> str:
         if self.vs_ai:
-            return "You" if seat in self.actors else "The computer"
-        return f"Player {seat + 1} ({textboard.symbol(seat)})"
+            return _("You") if seat in self.actors else _("The computer")
+        if seat < len(self.symbols):
+            return _("Player %(number)d (%(symbol)s)") % {"number": seat + 1, "symbol": self.symbols[seat]}
+        return _("Player %(number)d") % {"number": seat + 1}
+
+    def mark(self, seat: int) -> str:
+        """A hot-seat player as the clock line shows them: the game's symbol for the seat."""
+        if seat < len(self.symbols):
+            return self.symbols[seat]
+        return _("Player %(number)d") % {"number": seat + 1}
 
     def describe_seats(self, game: Game) -> str:
         if self.vs_ai:
-            mine = next(iter(self.actors))
-            order = "you start" if mine == 0 else "the computer starts"
-            return f"you against the computer ({game.ai_level}), {order}"
-        return f"{len(self.actors)} players at this terminal"
+            if next(iter(self.actors)) == 0:
+                return _("you against the computer (%(level)s), you start") % {"level": game.ai_level}
+            return _("you against the computer (%(level)s), the computer starts") % {"level": game.ai_level}
+        return _("%(count)d players at this terminal") % {"count": len(self.actors)}
 
     def abandoned_words(self, game: Game, result: dict[str, Any]) -> str:
         """ "Player 2 (O) left: Player 1 (X) wins.", "... left: the game was called a draw."."""
-        said = " and ".join(self.name(s) for s in result.get("abandoned", [])) or "A player"
+        both = " " + _("and") + " "
+        who = both.join(self.name(s) for s in result.get("abandoned", [])) or _("A player")
         if game.status == Game.Status.ABANDONED:
-            return f"{said} left and nobody claimed the game: it was closed, nobody won."
+            return _("%(who)s left and nobody claimed the game: it was closed, nobody won.") % {"who": who}
         if game.status == Game.Status.DRAWN:
-            return f"{said} left: the game was called a draw."
+            return _("%(who)s left: the game was called a draw.") % {"who": who}
+        return _("%(who)s left: %(result)s.") % {"who": who, "result": self.result_words(game, self.name)}
+
+    def result_words(self, game: Game, named: Callable[[int], str]) -> str:
+        """Who wins, as the end of a sentence: "you win", "Player 1 (X) wins", "the others share the win"."""
         if game.winner is None:
-            return f"{said} left: the others share the win."
-        winner = self.name(game.winner)
-        return f"{said} left: {'you win' if winner == 'You' else winner + ' wins'}."
+            return _("the others share the win")
+        if self.is_you(game.winner):
+            return _("you win")
+        return _("%(who)s wins") % {"who": named(game.winner)}
 
     def within(self, seat: int) -> str:
         """A seat's name inside a sentence: "you", "the computer", "Player 2 (O)"."""
-        return {"You": "you", "The computer": "the computer"}.get(self.name(seat), self.name(seat))
+        if self.vs_ai:
+            return _("you") if seat in self.actors else _("the computer")
+        return self.name(seat)
 
     def clock_words(self, game: Game, result: dict[str, Any]) -> str:
         """ "Time ran out for Player 1 (X): Player 2 (O) wins.", or the abort for no first move."""
         if game.reason == Game.Reason.NO_START:
             who = self.name(result.get("no_start", 0))
-            return f"{who} made no first move in time: the game is aborted, nobody wins."
+            return _("%(who)s made no first move in time: the game is aborted, nobody wins.") % {"who": who}
         loser = result.get("timeout", 0)
-        said = "Your time ran out" if self.name(loser) == "You" else f"Time ran out for {self.within(loser)}"
-        if game.winner is None:
-            return f"{said}: the others share the win."
-        winner = self.within(game.winner)
-        return f"{said}: {'you win' if winner == 'you' else winner + ' wins'}."
+        said = {"who": self.within(loser), "result": self.result_words(game, self.within)}
+        if self.is_you(loser):
+            return _("Your time ran out: %(result)s.") % said
+        return _("Time ran out for %(who)s: %(result)s.") % said
 
     def final_words(self, game: Game, state: Any) -> str:
+        return _("%(words)s Game #%(id)s is saved.") % {"words": self.end_words(game, state), "id": game.pk}
+
+    def end_words(self, game: Game, state: Any) -> str:
         if game.reason in (Game.Reason.TIMEOUT, Game.Reason.NO_START) and game.result is not None:
-            return f"{self.clock_words(game, game.result)} Game #{game.pk} is saved."
+            return self.clock_words(game, game.result)
         if game.reason == Game.Reason.AGREED:
-            return f"Draw agreed. Game #{game.pk} is saved."
+            return _("Draw agreed.")
         if game.reason == Game.Reason.ABANDONED and game.result is not None:
-            return f"{self.abandoned_words(game, game.result)} Game #{game.pk} is saved."
+            return self.abandoned_words(game, game.result)
         if game.reason == Game.Reason.RESIGNED and game.result is not None:
-            loser = self.name(game.result["resigned"])
-            said = "You resigned" if loser == "You" else f"{loser} resigned"
-            if game.winner is None:
-                return f"{said}: the others share the win. Game #{game.pk} is saved."
-            winner = {"You": "you", "The computer": "the computer"}.get(
-                self.name(game.winner), self.name(game.winner)
-            )
-            return f"{said}: {'you win' if winner == 'you' else winner + ' wins'}. Game #{game.pk} is saved."
+            loser = game.result["resigned"]
+            said = {"who": self.name(loser), "result": self.result_words(game, self.within)}
+            if self.is_you(loser):
+                return _("You resigned: %(result)s.") % said
+            return _("%(who)s resigned: %(result)s.") % said
         outcome = state.outcome
         if outcome is None:
-            return f"Game #{game.pk} was stopped."
+            return _("The game was stopped.")
         if outcome.winner is None:
-            return f"Draw. Game #{game.pk} is saved."
-        who = self.name(outcome.winner)
-        text = "You win!" if who == "You" else f"{who} wins."
+            return _("Draw.")
+        if self.is_you(outcome.winner):
+            text = _("You win!")
+        else:
+            text = _("%(who)s wins.") % {"who": self.name(outcome.winner)}
         if outcome.shared:
-            text += f" The line shares: {', '.join(outcome.shared)}."
-        return f"{text} Game #{game.pk} is saved."
+            text += " " + _("The line shares: %(traits)s.") % {"traits": ", ".join(outcome.shared)}
+        return text
