@@ -6,7 +6,7 @@ import importlib.util
 import random
 from pathlib import Path
 
-from games.engine import tictactoe as ttt
+from games.kinds.tictactoe import rules as ttt
 
 PATH = Path(__file__).resolve().parents[2] / "bench" / "clock_computer.py"
 spec = importlib.util.spec_from_file_location("clock_computer", PATH)
