@@ -1,0 +1,1 @@
+"""The tournaments' rules: pairing and scoring, pure Python (no Django, no I/O)."""
