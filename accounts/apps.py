@@ -1,9 +1,10 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class AccountsConfig(AppConfig):
     name = "accounts"
-    verbose_name = "Accounts"
+    verbose_name = _("Accounts")
 
     def ready(self) -> None:
         """Connect the log-in signals and plug the account identities into games' hooks.

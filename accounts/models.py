@@ -6,6 +6,7 @@ import secrets
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 
 def new_player_id() -> str:
@@ -22,14 +23,25 @@ class Account(models.Model):
     user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="account")
     player_id = models.CharField(max_length=64, unique=True, default=new_player_id, editable=False)
     show_coordinates = models.BooleanField(default=True, help_text="Board coordinates on the pages.")
-    sound = models.BooleanField(default=False, help_text="Sounds on moves (kept for later).")
+    sound = models.BooleanField(default=False, help_text="Sounds on the game page.")
     confirm_resign = models.BooleanField(default=True, help_text="Ask before resigning.")
+    language = models.CharField(
+        max_length=8,
+        blank=True,
+        default="",
+        choices=settings.LANGUAGES,
+        help_text="The site's language for this account; empty: the browser's.",
+    )
     email_turns = models.BooleanField(
         default=True, help_text="Email on its turn in a correspondence game and when a timed game ends."
     )
     bot = models.BooleanField(default=False, help_text="Plays only through the API (set by the admin).")
     banned = models.BooleanField(default=False, help_text="Cannot log in, create games or chat.")
     closed = models.DateTimeField(null=True, blank=True, help_text="When the account was closed.")
+
+    class Meta:
+        verbose_name = _("account")
+        verbose_name_plural = _("accounts")
 
     def __str__(self) -> str:
         return self.user.username
@@ -49,6 +61,8 @@ class GameNotice(models.Model):
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        verbose_name = _("game notice")
+        verbose_name_plural = _("game notices")
         constraints = [
             models.UniqueConstraint(fields=["account", "game_id", "key"], name="one_notice_per_key")
         ]
@@ -66,6 +80,8 @@ class ApiToken(models.Model):
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        verbose_name = _("API token")
+        verbose_name_plural = _("API tokens")
         ordering = ["account", "created"]
         constraints = [models.UniqueConstraint(fields=["account", "name"], name="one_token_per_name")]
 

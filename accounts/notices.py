@@ -6,6 +6,9 @@ address get one. Each notice is recorded (:class:`GameNotice`, unique per accoun
 turn) before it is sent, so an event delivered again never sends it twice. The decision is
 a few queries after the move's commit; the sending happens on a thread of its own, and a
 failure there is logged: a move never waits for a mail server nor fails with it.
+
+Each email is said in its reader's language (``Account.language``; the site's default when
+none is chosen), not the language of the request whose move caused it.
 """
 
 from __future__ import annotations
@@ -15,10 +18,13 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
 
+from allauth.account.models import EmailAddress
 from django.conf import settings
 from django.core.mail import EmailMessage, get_connection
 from django.db import IntegrityError, transaction
 from django.urls import reverse
+from django.utils import translation
+from django.utils.translation import gettext as _
 
 from accounts.models import Account, GameNotice
 from accounts.profiles import outcome
@@ -53,7 +59,7 @@ send: Callable[[Sequence[EmailMessage]], None] = _send_in_background
 
 
 def on_game_event(event: GameEvent) -> None:
-    if event.kind not in TURN_EVENTS | END_EVENTS:
+    if event.kind not in TURN_EVENTS | END_EVENTS or event.clock_runs is False:
         return
     game = Game.objects.filter(pk=event.game_id).first()
     if game is None or not game.time_control.runs:
@@ -76,7 +82,16 @@ def _account(seat: Seat) -> Account | None:
     account = Account.objects.filter(player_id=seat.player_id).select_related("user").first()
     if account is None or account.bot or not account.email_turns or not account.in_good_standing:
         return None
-    return account if account.user.email else None
+    return account if address_of(account) else None
+
+
+def address_of(account: Account) -> str:
+    """Where the account's mail goes: its primary address (``user.email``), else a
+    verified one it added later (first added, first used); "" when it has none."""
+    if account.user.email:
+        return str(account.user.email)
+    verified = EmailAddress.objects.get_verified(account.user)
+    return str(verified.email) if verified is not None else ""
 
 
 def _first_notice(account: Account, game: Game, key: str) -> bool:
@@ -99,13 +114,19 @@ def _link(path: str) -> str:
 
 
 def _message(account: Account, subject: str, lines: list[str]) -> EmailMessage:
-    lines += ["", f"You can stop these emails in your settings: {_link(reverse('accounts:settings'))}"]
-    return EmailMessage(subject, "\n".join(lines), to=[account.user.email])
+    settings_link = _link(reverse("accounts:settings"))
+    lines += ["", _("You can stop these emails in your settings: %(link)s") % {"link": settings_link}]
+    return EmailMessage(subject, "\n".join(lines), to=[address_of(account)])
+
+
+def _in_language(account: Account) -> translation.override:
+    """Say what follows in the account's own language."""
+    return translation.override(account.language or settings.LANGUAGE_CODE)
 
 
 def _opponents(game: Game, seat: Seat) -> str:
     names = [s.called for s in game.seat_list if s.player_id != seat.player_id]
-    return ", ".join(names) or "yourself"
+    return ", ".join(names) or _("yourself")
 
 
 def turn(game: Game, when: datetime | None = None) -> list[EmailMessage]:
@@ -122,23 +143,27 @@ def turn(game: Game, when: datetime | None = None) -> list[EmailMessage]:
         return []
     left = max(0, round(((game.deadline - (when or game_clocks.now())).total_seconds()) * 1000))
     title = _title(game)
-    return [
-        _message(
-            account,
-            f"Your turn: {title}",
-            [
-                f"It is your move in {title} against {_opponents(game, seat)}.",
-                f"You have {clocks.clock_text(left)} left ({game.time_control.label} per move).",
-                "",
-                _link(game.get_absolute_url()),
-            ],
-        )
-    ]
+    with _in_language(account):
+        said = {"title": title, "opponents": _opponents(game, seat)}
+        time = {"left": clocks.clock_text(left), "control": game.time_control.label}
+        return [
+            _message(
+                account,
+                _("Your turn: %(title)s") % said,
+                [
+                    _("It is your move in %(title)s against %(opponents)s.") % said,
+                    _("You have %(left)s left (%(control)s per move).") % time,
+                    "",
+                    _link(game.get_absolute_url()),
+                ],
+            )
+        ]
 
 
 def _result(game: Game, held: set[int]) -> str:
-    said = {"won": "you won", "lost": "you lost", "drawn": "a draw"}
-    return said.get(outcome(game, held), game.get_status_display())
+    said = {"won": _("you won"), "lost": _("you lost"), "drawn": _("a draw")}
+    result = said.get(outcome(game, held), game.get_status_display())
+    return f"{result} ({game.get_reason_display()})" if game.reason else result
 
 
 def ended(game: Game) -> list[EmailMessage]:
@@ -150,17 +175,17 @@ def ended(game: Game) -> list[EmailMessage]:
         if account is None or not _first_notice(account, game, "end"):
             continue
         held = {s.index for s in game.seat_list if s.player_id == seat.player_id}
-        result = _result(game, held)
-        reason = f" ({game.get_reason_display()})" if game.reason else ""
-        messages.append(
-            _message(
-                account,
-                f"{title}: {result}{reason}",
-                [
-                    f"{title} against {_opponents(game, seat)} is over: {result}{reason}.",
-                    "",
-                    _link(reverse("games:replay", args=[game.pk])),
-                ],
+        with _in_language(account):
+            said = {"title": title, "result": _result(game, held), "opponents": _opponents(game, seat)}
+            messages.append(
+                _message(
+                    account,
+                    _("%(title)s: %(result)s") % said,
+                    [
+                        _("%(title)s against %(opponents)s is over: %(result)s.") % said,
+                        "",
+                        _link(reverse("games:replay", args=[game.pk])),
+                    ],
+                )
             )
-        )
     return messages

@@ -1,5 +1,6 @@
-"""What a profile shows: the account's games per game kind (won, drawn, lost), the recent
-games and those being played. Read from the seats the account holds."""
+"""What a profile shows: the account's games per game kind (won, drawn, lost; an aborted
+game is not counted), the recent games and those being played. Read from the seats the
+account holds."""
 
 from __future__ import annotations
 
@@ -53,9 +54,13 @@ def profile_of(user: Any) -> Profile:
         if not game.is_finished:
             profile.playing.append(game)
             continue
+        result = outcome(game, held[game.pk])
+        if len(profile.recent) < RECENT:
+            profile.recent.append({"game": game, "result": result or game.get_status_display()})
+        if game.status == Game.Status.ABORTED:
+            continue  # never played out: not counted among the games played
         spec = catalog.CATALOG.get(game.kind)
         row = records.setdefault(game.kind, KindRecord(game.kind, spec.title if spec else game.kind))
-        result = outcome(game, held[game.pk])
         if result == "won":
             row.won += 1
         elif result == "drawn":
@@ -64,7 +69,5 @@ def profile_of(user: Any) -> Profile:
             row.lost += 1
         else:
             row.other += 1
-        if len(profile.recent) < RECENT:
-            profile.recent.append({"game": game, "result": result or game.get_status_display()})
     profile.records = sorted(records.values(), key=lambda r: r.title)
     return profile

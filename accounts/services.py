@@ -8,15 +8,23 @@ import secrets
 from typing import Any
 
 from allauth.account.models import EmailAddress
+from django.contrib.auth import HASH_SESSION_KEY, SESSION_KEY
 from django.db import transaction
 from django.db.models import Q
+from django.dispatch import Signal
 from django.utils import timezone
+from django.utils.crypto import constant_time_compare
+from django.utils.translation import gettext
 
 from accounts.models import Account, ApiToken
 from games.events import GameEvent, publish
 from games.models import Game, Seat, hash_token
 from games.services import moderation, players
 from games.services.moves import ServiceError
+
+# Sent once an account is closed or banned (``user``, ``player_id``): the apps above
+# accounts (the lobby) give up what the account still offers.
+withdrawn = Signal()
 
 # The session's player id came from this account (set on log-in): checked on every use.
 SESSION_ACCOUNT = "account_player"
@@ -67,13 +75,39 @@ def logged_in(session: Any, user: Any) -> None:
 
 
 def session_player(session: Any, player_id: str) -> str | None:
-    """games' session check: an account's id stands while the account is in good standing."""
+    """games' session check: an account's id stands while the account is in good standing
+    and the session's log-in still stands (no password change since, :func:`logged_in_as`)."""
     if session.get(SESSION_ACCOUNT) != player_id:
         return player_id  # an anonymous browser's own id
-    standing = Account.objects.filter(
-        player_id=player_id, banned=False, closed__isnull=True, user__is_active=True
-    ).exists()
-    return player_id if standing else None
+    account = (
+        Account.objects.filter(player_id=player_id, banned=False, closed__isnull=True, user__is_active=True)
+        .select_related("user")
+        .first()
+    )
+    return player_id if account is not None and logged_in_as(session, account.user) else None
+
+
+def logged_in_as(session: Any, user: Any) -> bool:
+    """Whether the session is still logged in as ``user``, checked as Django's
+    ``django.contrib.auth.get_user`` checks it: the same user, and the session's auth hash
+    (an HMAC of the password's hash) that of the password now, or made with one of
+    ``SECRET_KEY_FALLBACKS``. A password changed or reset elsewhere ends the session's hold."""
+    if str(session.get(SESSION_KEY)) != user._meta.pk.value_to_string(user):
+        return False
+    stored = session.get(HASH_SESSION_KEY)
+    if not isinstance(stored, str) or not stored:
+        return False
+    if constant_time_compare(stored, user.get_session_auth_hash()):
+        return True
+    return any(constant_time_compare(stored, other) for other in user.get_session_auth_fallback_hash())
+
+
+def password_changed(user: Any, keep: str | None = None) -> int:
+    """The password was changed, set or reset: every other session of the account stops
+    playing as it now (its open sockets become spectators'); the session keyed ``keep``,
+    which changed it, plays on. How many sessions."""
+    account = Account.objects.filter(user=user).first()
+    return players.forget_player(account.player_id, keep=keep) if account is not None else 0
 
 
 def token_player(token: str) -> str | None:
@@ -110,10 +144,10 @@ def seat_named(seat: Seat) -> None:
 
 def clean_token_name(name: object) -> str:
     if not isinstance(name, str) or not name.strip():
-        raise ServiceError("bad_name", "A token needs a name, such as the bot that will use it.")
+        raise ServiceError("bad_name", gettext("A token needs a name, such as the bot that will use it."))
     name = " ".join(name.split())
     if len(name) > 40:
-        raise ServiceError("bad_name", "A token's name is at most 40 characters.")
+        raise ServiceError("bad_name", gettext("A token's name is at most 40 characters."))
     return name
 
 
@@ -121,11 +155,17 @@ def create_token(account: Account, name: object) -> str:
     """A new token named ``name``; the token itself is returned once and never stored."""
     clean = clean_token_name(name)
     if not account.in_good_standing:
-        raise ServiceError("account_closed", "This account cannot make tokens.", 403)
+        raise ServiceError("account_closed", gettext("This account cannot make tokens."), 403)
     if account.tokens.filter(name=clean).exists():
-        raise ServiceError("duplicate_name", f"You already have a token named {clean!r}.", 409)
+        raise ServiceError(
+            "duplicate_name", gettext("You already have a token named %(name)r.") % {"name": clean}, 409
+        )
     if account.tokens.count() >= MAX_TOKENS:
-        raise ServiceError("too_many", f"An account has at most {MAX_TOKENS} tokens: revoke one.", 409)
+        raise ServiceError(
+            "too_many",
+            gettext("An account has at most %(count)d tokens: revoke one.") % {"count": MAX_TOKENS},
+            409,
+        )
     token = TOKEN_PREFIX + secrets.token_urlsafe(24)
     ApiToken.objects.create(account=account, name=clean, token_hash=hash_token(token))
     return token
@@ -134,7 +174,7 @@ def create_token(account: Account, name: object) -> str:
 def revoke_token(account: Account, name: str) -> None:
     deleted, _ = account.tokens.filter(name=name).delete()
     if not deleted:
-        raise ServiceError("not_found", f"You have no token named {name!r}.", 404)
+        raise ServiceError("not_found", gettext("You have no token named %(name)r.") % {"name": name}, 404)
 
 
 # -- closing and banning ----------------------------------------------------------------
@@ -161,6 +201,7 @@ def close_account(account: Account) -> None:
         _renamed(game_ids)
     # Its browsers' open sockets no longer get its seats' renderings, whichever they are.
     players.forget_player(account.player_id)
+    withdrawn.send(sender=Account, user=user, player_id=account.player_id)
 
 
 def ban_account(account: Account) -> list[int]:
@@ -175,6 +216,7 @@ def ban_account(account: Account) -> list[int]:
         user.is_active = False
         user.save(update_fields=["is_active"])
     players.forget_player(account.player_id)
+    withdrawn.send(sender=Account, user=user, player_id=account.player_id)
     held = Q(seats__user=user) | Q(seats__player_id=account.player_id)
     unfinished = Game.objects.filter(held, status__lt=Game.FINISHED).values_list("pk", flat=True)
     aborted = []

@@ -6,12 +6,14 @@ from __future__ import annotations
 from typing import Any
 
 from csp.decorators import csp_update
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import get_user_model, logout
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts import profiles, services
@@ -27,10 +29,10 @@ def public_user(username: str) -> Any:
     """The user named ``username`` (any case) with an account in good standing, or 404."""
     user = get_user_model().objects.filter(username__iexact=username, is_active=True).first()
     if user is None:
-        raise Http404("No such player.")
+        raise Http404(_("No such player."))
     account = Account.objects.filter(user=user).first()
     if account is not None and not account.in_good_standing:
-        raise Http404("No such player.")
+        raise Http404(_("No such player."))
     return user
 
 
@@ -67,7 +69,7 @@ def rating_chart(request: HttpRequest, username: str, kind: str, speed: str) -> 
     """The account's rating history in one game and speed, as an SVG image."""
     user = public_user(username)
     if kind not in catalog.CATALOG or speed not in clocks.SPEEDS:
-        raise Http404("No such rating.")
+        raise Http404(_("No such rating."))
     title = f"{catalog.get(kind).title}, {speed}"
     svg = charts.history_svg(ratings.history(user, kind, speed), title)
     return HttpResponse(svg, content_type="image/svg+xml")
@@ -97,8 +99,11 @@ def settings_page(request: HttpRequest) -> HttpResponse:
         if not form.is_valid():
             return _settings(request, 400, preferences=form)
         form.save()
-        messages.success(request, "Preferences saved.")
-        return HttpResponseRedirect(reverse("accounts:settings"), status=303)
+        messages.success(request, _("Preferences saved."))
+        answer = HttpResponseRedirect(reverse("accounts:settings"), status=303)
+        if not form.cleaned_data["language"]:  # the browser's language again, not the last one set
+            answer.delete_cookie(settings.LANGUAGE_COOKIE_NAME, path=settings.LANGUAGE_COOKIE_PATH)
+        return answer
     return _settings(request)
 
 
@@ -125,7 +130,7 @@ def revoke_token(request: HttpRequest) -> HttpResponse:
     except ServiceError as exc:
         messages.error(request, exc.message)
     else:
-        messages.success(request, "Token revoked: it no longer works.")
+        messages.success(request, _("Token revoked: it no longer works."))
     return HttpResponseRedirect(reverse("accounts:settings"), status=303)
 
 
@@ -134,10 +139,10 @@ def revoke_token(request: HttpRequest) -> HttpResponse:
 def close(request: HttpRequest) -> HttpResponse:
     form = CloseForm(request.POST)
     if form.is_valid() and not request.user.check_password(form.cleaned_data["password"]):
-        form.add_error("password", "That is not your password.")
+        form.add_error("password", _("That is not your password."))
     if not form.is_valid():
         return _settings(request, 400, close_form=form)
     services.close_account(_account(request))
     logout(request)
-    messages.success(request, "Your account is closed. Its games stay, played by a deleted player.")
+    messages.success(request, _("Your account is closed. Its games stay, played by a deleted player."))
     return HttpResponseRedirect(reverse("games:home"), status=303)

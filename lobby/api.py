@@ -15,7 +15,7 @@ from ninja import Field, Router, Schema, Status
 from pydantic import ConfigDict
 
 from games import clocks as clock_rules
-from games.api.plumbing import api, bearer, guarded
+from games.api.plumbing import api, bearer, guarded, known_token
 from games.api.schemas import ErrorOut
 from games.services import ratelimit
 from games.services.moves import ServiceError
@@ -60,6 +60,9 @@ class SeekOut(Schema):
     rating: str | None = Field(description='The seeker\'s rating for this game and speed ("1512", "1500?").')
     bot: bool
     created: datetime
+    lapses: datetime | None = Field(
+        default=None, description="When a correspondence seek lapses if nobody accepts it; null for others."
+    )
 
 
 class SeekStatusOut(Schema):
@@ -87,7 +90,21 @@ class PairedOut(Schema):
 
 
 def who(request: HttpRequest) -> Who:
-    return of_token(bearer(request), ratelimit.request_address(request))
+    """The asker: a personal token's account, else an anonymous client (its bearer a seek's
+    secret or a seat's token, or none). Any other bearer (a revoked personal token) is a 401,
+    never taken for anonymous play."""
+    token = bearer(request)
+    found = of_token(token, ratelimit.request_address(request))
+    if (
+        token
+        and not found.is_account
+        and not services.known_secret(token)
+        and not known_token(request, token)
+    ):
+        raise ServiceError(
+            "unknown_token", "That token is unknown or revoked; send none to play anonymously.", 401
+        )
+    return found
 
 
 def seek_json(seek: Seek, ratings: dict[int, str]) -> dict[str, Any]:
@@ -103,6 +120,7 @@ def seek_json(seek: Seek, ratings: dict[int, str]) -> dict[str, Any]:
         "rating": ratings.get(seek.pk),
         "bot": seek.bot,
         "created": seek.created,
+        "lapses": services.lapses_at(seek),
     }
 
 
@@ -141,8 +159,9 @@ def get_seek(request: HttpRequest, seek_id: int) -> dict[str, Any]:
     if services.is_seeker(seek, asker):
         services.keep_alive(seek)
         if seek.status == Seek.Status.TAKEN:
-            answer["seat"] = services.seeker_seat(seek)
-            answer["token"] = asker.token if asker.token and not asker.player_id else None
+            by_secret = bool(asker.token) and not asker.player_id
+            answer["seat"] = services.seeker_seat(seek, by_secret=by_secret)
+            answer["token"] = asker.token if by_secret and answer["seat"] is not None else None
     return answer
 
 

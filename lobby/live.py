@@ -8,7 +8,6 @@ import asyncio
 import json
 import logging
 import threading
-from collections import Counter
 from typing import Any
 from urllib.parse import parse_qs
 
@@ -31,6 +30,9 @@ log = logging.getLogger(__name__)
 
 GROUP = "lobby"
 NOW_KEY = "lobby:now"
+# The home page's socket (``?part=pools``) gets the pools' grid alone, when it changes.
+POOLS_GROUP = "lobby-pools"
+POOLS_KEY = "lobby:pools"
 # Changes within this many seconds are pushed as one rendering.
 PUSH_DELAY = 0.2
 
@@ -39,13 +41,15 @@ _scheduled = False
 _timer: threading.Timer | None = None
 
 
-def rendering() -> str:
-    """The latest rendering of the live part (rendered and stored on a miss)."""
+def rendering(pools_only: bool = False) -> str:
+    """The latest rendering of the live part, or of the pools alone (rendered and stored
+    on a miss)."""
     cache = audiences.live_cache()
-    html: str | None = cache.get(NOW_KEY)
+    key = POOLS_KEY if pools_only else NOW_KEY
+    html: str | None = cache.get(key)
     if html is None:
-        html = presenting.render_live()
-        cache.set(NOW_KEY, html, 3600)
+        html = presenting.render_pools() if pools_only else presenting.render_live()
+        cache.set(key, html, 3600)
     return html
 
 
@@ -55,11 +59,17 @@ def push_now() -> None:
     with _lock:
         _scheduled = False
     try:
+        cache = audiences.live_cache()
         html = presenting.render_live()
-        audiences.live_cache().set(NOW_KEY, html, 3600)
+        cache.set(NOW_KEY, html, 3600)
+        pools = presenting.render_pools()
+        pools_changed = cache.get(POOLS_KEY) != pools  # most changes are seeks: home pages skip them
+        cache.set(POOLS_KEY, pools, 3600)
         layer = get_channel_layer()
         if layer is not None:
             async_to_sync(layer.group_send)(GROUP, {"type": "lobby.frame", "html": html})
+            if pools_changed:
+                async_to_sync(layer.group_send)(POOLS_GROUP, {"type": "lobby.frame", "html": pools})
     except Exception:  # a failed push leaves the pages to the next one
         log.exception("could not push the lobby")
     finally:
@@ -95,30 +105,27 @@ def sweep_all() -> None:
 
 
 _sweeper: asyncio.Task[None] | None = None
-# Lobby sockets open per client address in this process (at most WS_MAX_PER_CLIENT, as for games).
-open_sockets: Counter[str] = Counter()
-TOO_MANY_SOCKETS = 4429
 
 
 class Counted(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels is untyped
-    """A lobby socket counted against its client's ``WS_MAX_PER_CLIENT``."""
+    """A lobby socket counted against its client's ``WS_MAX_PER_CLIENT``, in the same count
+    as the game sockets (``ratelimit.open_socket``): one budget per address."""
 
     address: str | None = None
 
     async def admitted(self) -> bool:
         address = ratelimit.scope_address(self.scope)
-        if open_sockets[address] >= settings.WS_MAX_PER_CLIENT:
-            await self.close(code=TOO_MANY_SOCKETS)
+        if not ratelimit.open_socket(address):
+            # Accepted first: a handshake refused is an HTTP 403 the page cannot tell apart.
+            await self.accept()
+            await self.close(code=ratelimit.TOO_MANY_SOCKETS)
             return False
         self.address = address
-        open_sockets[address] += 1
         return True
 
     def uncount(self) -> None:
         if self.address is not None:
-            open_sockets[self.address] -= 1
-            if open_sockets[self.address] <= 0:
-                del open_sockets[self.address]
+            ratelimit.close_socket(self.address)
             self.address = None
 
 
@@ -132,25 +139,30 @@ async def sweeping() -> None:
 
 
 class LobbyConsumer(Counted):
-    """A lobby page's socket: receives the live part whenever it changes; sends nothing."""
+    """A lobby page's socket: receives the live part whenever it changes; sends nothing.
+    With ``?part=pools`` (the home page) the pools' grid alone, when it changes."""
+
+    group = GROUP
 
     async def connect(self) -> None:
         global _sweeper
         if not await self.admitted():
             return
+        pools_only = parse_qs(self.scope.get("query_string", b"").decode("latin-1")).get("part") == ["pools"]
+        self.group = POOLS_GROUP if pools_only else GROUP
         try:
-            await self.channel_layer.group_add(GROUP, self.channel_name)
+            await self.channel_layer.group_add(self.group, self.channel_name)
         except Exception:  # the layer is down: the page still gets the list as it is now
             log.warning("could not join the lobby group", exc_info=True)
         await self.accept()
         if _sweeper is None or _sweeper.done():  # one sweeper per process, while pages are open
             _sweeper = asyncio.get_running_loop().create_task(sweeping())
-        await self.send(text_data=await database_sync_to_async(rendering)())
+        await self.send(text_data=await database_sync_to_async(rendering)(pools_only))
 
     async def disconnect(self, code: int) -> None:
         self.uncount()
         try:
-            await self.channel_layer.group_discard(GROUP, self.channel_name)
+            await self.channel_layer.group_discard(self.group, self.channel_name)
         except Exception:  # the layer is down: the entry expires there by itself
             log.warning("could not leave the lobby group", exc_info=True)
 
@@ -195,9 +207,19 @@ def waiting_news(player_id: str | None, seek_id: int | None, rejoin: bool = True
         close_old_connections()
 
 
+# No seek has this number: a waiting socket asking for it is sent back to the lobby.
+NO_SEEK = 0
+
+
 def seek_of(query: bytes) -> int | None:
+    """The seek a waiting page follows (None: its place in the pool). A value that is no
+    seek number ("²", which isdigit() passes and int() refuses; thousands of digits) is
+    ``NO_SEEK``: no seek of this page's."""
     values = parse_qs(query.decode("latin-1")).get("seek", [])
-    return int(values[0]) if values and values[0].isdigit() else None
+    if not values:
+        return None
+    text = values[0]
+    return int(text) if text.isascii() and text.isdigit() and len(text) <= 18 else NO_SEEK
 
 
 class WaitConsumer(Counted):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 
 class Seek(models.Model):
@@ -13,7 +14,8 @@ class Seek(models.Model):
     holding the seek's secret (``token_hash``): once taken, that secret holds the seeker's
     seat. ``last_seen`` is when the seeker last showed it still waits (its page's socket
     or refresh, or an API ``GET``); a real-time seek not seen for ``SEEK_ALIVE`` seconds is
-    cancelled by the sweep, a correspondence seek lasts until taken or cancelled.
+    cancelled by the sweep, a correspondence seek lasts until taken, cancelled or it lapses
+    (``SEEK_CORRESPONDENCE_DAYS`` after ``created``).
     """
 
     class Status(models.TextChoices):
@@ -43,6 +45,8 @@ class Seek(models.Model):
     last_seen = models.DateTimeField()
 
     class Meta:
+        verbose_name = _("seek")
+        verbose_name_plural = _("seeks")
         ordering = ["-created"]
         indexes = [models.Index(fields=["status", "kind"], name="seek_open_kind")]
 
@@ -55,6 +59,10 @@ class Pool(models.Model):
     two joins of one pool are paired one after the other on every database."""
 
     key = models.CharField(max_length=64, unique=True)
+
+    class Meta:
+        verbose_name = _("pairing pool")
+        verbose_name_plural = _("pairing pools")
 
     def __str__(self) -> str:
         return self.key
@@ -78,6 +86,8 @@ class PoolEntry(models.Model):
     told = models.BooleanField(default=False, help_text="The player has been told of its game.")
 
     class Meta:
+        verbose_name = _("pool entry")
+        verbose_name_plural = _("pool entries")
         ordering = ["since", "pk"]
         constraints = [
             models.UniqueConstraint(

@@ -6,20 +6,24 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from django.http import HttpRequest
 from django.template.loader import render_to_string
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 
 from games import catalog
 from games import clocks as clock_rules
 from games.models import Game
-from games.presenting import audiences, presence
+from games.presenting import audiences, front, presence
 from games.services import ratelimit
 from lobby import pool, seekers, services
 from lobby.models import Seek
 
 LIVE_TEMPLATE = "lobby/lobby.html#live"
+POOLS_TEMPLATE = "lobby/lobby.html#pools"
 NOW_PLAYING = 8
 
 
@@ -30,6 +34,8 @@ class SeekRow:
     time_control: str
     who: str
     rating: str | None
+    lapses: datetime | None = None  # a correspondence seek's end
+    mine: bool = False  # the viewer's own (only in a page's own rendering)
 
 
 @dataclass(frozen=True)
@@ -41,7 +47,9 @@ class PoolButton:
     mine: bool = False  # this viewer waits here (only in a page's own rendering)
 
 
-def seek_rows(kind: str | None = None) -> list[SeekRow]:
+def seek_rows(kind: str | None = None, mine: frozenset[int] = frozenset()) -> list[SeekRow]:
+    """The open seeks' rows; those whose ids are in ``mine`` are the viewer's (a page's own
+    rendering: the pushed one is the same for every page)."""
     seeks = services.open_seeks(kind)
     ratings = services.ratings_shown(seeks)
     return [
@@ -51,6 +59,8 @@ def seek_rows(kind: str | None = None) -> list[SeekRow]:
             time_control=clock_rules.parse(seek.clock).label,
             who=seek.user.get_username() if seek.user else "Anonymous",
             rating=ratings.get(seek.pk),
+            lapses=services.lapses_at(seek),
+            mine=seek.pk in mine,
         )
         for seek in seeks
     ]
@@ -78,6 +88,11 @@ def render_live() -> str:
     return render_to_string(LIVE_TEMPLATE, {**live_context(), "oob": True})
 
 
+def render_pools() -> str:
+    """The pools' grid alone, as an out-of-band swap: what the home page shows live."""
+    return render_to_string(POOLS_TEMPLATE, {"grid": pool_grid(), "oob": True})
+
+
 def games_to_choose(
     posted: Mapping[str, Any] | None = None, shown: str | None = None
 ) -> list[dict[str, Any]]:
@@ -96,6 +111,7 @@ def games_to_choose(
                 {
                     "name": name,
                     "spec": option,
+                    "label": _(option.label),  # marked in games.web.newgame.PACKAGE_WORDS
                     "value": value,
                     "checked": checked,
                     "is_bool": option.type == "bool",
@@ -103,7 +119,14 @@ def games_to_choose(
             )
         chosen = posted is not None and posted.get("game") == kind
         games.append(
-            {"kind": kind, "title": spec.title, "options": fields, "chosen": chosen, "shown": kind == shown}
+            {
+                "kind": kind,
+                "title": spec.title,
+                "options": fields,
+                "chosen": chosen,
+                "shown": kind == shown,
+                "links": front.game_links(kind),  # e.g. the game's rules
+            }
         )
     return games
 
@@ -111,16 +134,22 @@ def games_to_choose(
 def clock_choices(chosen: str = "") -> list[tuple[str, str, bool]]:
     """(value, text, selected) of the seek form's time controls: presets, days, unlimited."""
     choices = [(c.label, c.label) for c in clock_rules.presets()]
-    choices += [(f"{d}d", clock_rules.TimeControl(days=d).label) for d in clock_rules.DAYS]
-    return [(value, text, value == chosen) for value, text in [*choices, ("unlimited", "unlimited")]]
+    choices += [
+        (f"{d}d", ngettext("%(count)s day", "%(count)s days", d) % {"count": d}) for d in clock_rules.DAYS
+    ]
+    return [(value, text, value == chosen) for value, text in [*choices, ("unlimited", _("unlimited"))]]
 
 
-SEAT_CHOICES = (("random", "toss a coin"), ("first", "I start"), ("second", "they start"))
+SEAT_CHOICES = (
+    ("random", gettext_lazy("toss a coin")),
+    ("first", gettext_lazy("I start")),
+    ("second", gettext_lazy("they start")),
+)
 FORM_FIELDS = ("game", "clock", "seat", "rating")
 
 
 def seat_choices(chosen: str = "") -> list[tuple[str, str, bool]]:
-    return [(value, text, value == chosen) for value, text in SEAT_CHOICES]
+    return [(value, str(text), value == chosen) for value, text in SEAT_CHOICES]
 
 
 def errors_by_field(message: str, field: str | None) -> dict[str, str]:

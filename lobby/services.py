@@ -14,7 +14,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Q
 from django.utils import timezone
 
@@ -74,9 +74,18 @@ def clean_game(kind: object, options: object) -> tuple[str, dict[str, Any]]:
     return kind, clean
 
 
+# What a seek's or a pool's clock may say: a game's stored clock may also be "paused" (a
+# record's), which no game offered to play can be.
+CLOCK_KEYS = frozenset({"initial", "increment", "days"})
+
+
 def clean_clock(clock: object) -> clock_rules.TimeControl:
     if clock is not None and not isinstance(clock, Mapping):
         raise ServiceError("bad_clock", clock_rules.SHAPE, field="clock")
+    unknown = sorted(set(clock or {}) - CLOCK_KEYS, key=str)
+    if unknown:
+        said = ", ".join(repr(key) for key in unknown)
+        raise ServiceError("bad_clock", f"Unknown clock key {said}. {clock_rules.SHAPE}", field="clock")
     try:
         return clock_rules.parse(clock)
     except clock_rules.ClockError as exc:
@@ -90,6 +99,46 @@ def mine(who: Who) -> Q:
     if who.client:
         return Q(client=who.client, player_id="")
     return Q(pk__in=[])
+
+
+def open_seek_ids(who: Who) -> frozenset[int]:
+    """The ids of ``who``'s open seeks."""
+    if not who.player_id:
+        return frozenset()
+    return frozenset(Seek.objects.filter(mine(who), status=Seek.Status.OPEN).values_list("pk", flat=True))
+
+
+def check_seek_limits(who: Who) -> None:
+    """At most ``LOBBY_MAX_SEEKS`` open seeks per player and ``LOBBY_MAX_SEEKS_PER_ADDRESS``
+    per address (a new browser session per seek would otherwise make as many as it likes).
+    Called in the transaction that makes the seek, after :func:`lock_seeker`."""
+    limit = settings.LOBBY_MAX_SEEKS
+    open_seeks = Seek.objects.filter(status=Seek.Status.OPEN)
+    if open_seeks.filter(mine(who)).count() >= limit:
+        raise ServiceError("too_many_seeks", f"You have {limit} open seeks already: cancel one first.", 409)
+    per_address = settings.LOBBY_MAX_SEEKS_PER_ADDRESS
+    if who.client and open_seeks.filter(client=who.client).count() >= per_address:
+        raise ServiceError(
+            "too_many_seeks",
+            f"Your address has {per_address} open seeks already: cancel one or wait for one to be taken.",
+            409,
+        )
+
+
+def lock_seeker(who: Who) -> None:
+    """Make the count of ``who``'s open seeks and the insert of a new one a unit: two
+    concurrent seeks of one player or address are counted one after the other. SQLite
+    takes its write lock when the transaction begins (``BEGIN IMMEDIATE``, see the
+    settings); PostgreSQL takes an advisory lock per player and per address until the
+    transaction ends (in one order, so two never wait for each other)."""
+    if connection.vendor != "postgresql":
+        return
+    keys = [f"seeker:{who.player_id}"] if who.player_id else []
+    if who.client:
+        keys.append(f"seeker-address:{who.client}")
+    with connection.cursor() as cursor:
+        for key in sorted(keys):
+            cursor.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", [key])
 
 
 def create_seek(
@@ -117,26 +166,26 @@ def create_seek(
         )
     if low is not None and high is not None and low > high:
         raise ServiceError("bad_option", "The rating range's low end is above its high end.", field="rating")
-    limit = settings.LOBBY_MAX_SEEKS
-    if Seek.objects.filter(mine(who), status=Seek.Status.OPEN).count() >= limit:
-        raise ServiceError("too_many_seeks", f"You have {limit} open seeks already: cancel one first.", 409)
-    count_created(who.address)
-    token = secrets.token_urlsafe(24)
-    seek = Seek.objects.create(
-        kind=kind,
-        options=clean,
-        clock=control.to_json(),
-        rated=rated,
-        seat=seat,
-        rating_min=low,
-        rating_max=high,
-        player_id=who.player_id or "",
-        user=who.user,
-        token_hash=hash_token(token),
-        client=who.client,
-        bot=who.bot,
-        last_seen=timezone.now(),
-    )
+    with transaction.atomic():
+        lock_seeker(who)
+        check_seek_limits(who)
+        count_created(who.address)
+        token = secrets.token_urlsafe(24)
+        seek = Seek.objects.create(
+            kind=kind,
+            options=clean,
+            clock=control.to_json(),
+            rated=rated,
+            seat=seat,
+            rating_min=low,
+            rating_max=high,
+            player_id=who.player_id or "",
+            user=who.user,
+            token_hash=hash_token(token),
+            client=who.client,
+            bot=who.bot,
+            last_seen=timezone.now(),
+        )
     changes.changed()
     return Made(seek, token)
 
@@ -147,6 +196,11 @@ def is_seeker(seek: Seek, who: Who) -> bool:
     if who.user is not None and seek.user_id == who.user.pk:
         return True
     return bool(who.token) and secrets.compare_digest(seek.token_hash, hash_token(who.token or ""))
+
+
+def known_secret(token: str) -> bool:
+    """Whether ``token`` is the secret of a seek (whatever its status)."""
+    return Seek.objects.filter(token_hash=hash_token(token)).exists()
 
 
 def get_seek(seek_id: int) -> Seek:
@@ -174,6 +228,8 @@ def accept_seek(seek_id: int, who: Who, rng: random.Random | None = None) -> Acc
         seek = locked_seek(seek_id)
         if seek.status != Seek.Status.OPEN:
             raise seek_gone(seek)
+        if seek.user is not None and not seek.user.is_active:  # closed or banned meanwhile
+            raise ServiceError("seek_gone", "That seek was cancelled: pick another one.", 409)
         if is_seeker(seek, who):
             raise ServiceError("own_seek", "That is your own seek: wait for someone to accept it.", 409)
         if seek.rated and not who.is_account:
@@ -245,14 +301,27 @@ def keep_alive(seek: Seek, now: datetime | None = None) -> None:
 
 
 def lasts(seek: Seek) -> bool:
-    """A correspondence seek is not tied to a page: it lasts until taken or cancelled."""
+    """A correspondence seek is not tied to a page: it lasts until taken, cancelled or it
+    lapses (:func:`lapses_at`)."""
     return clock_rules.parse(seek.clock).correspondence
 
 
+def lapses_at(seek: Seek) -> datetime | None:
+    """When a correspondence seek lapses (``SEEK_CORRESPONDENCE_DAYS`` after it was made);
+    None for a seek that lives while its seeker waits."""
+    if not lasts(seek):
+        return None
+    return seek.created + timedelta(days=settings.SEEK_CORRESPONDENCE_DAYS)
+
+
 def sweep(now: datetime | None = None) -> int:
-    """Cancel the real-time and unlimited seeks nobody asked for in ``SEEK_ALIVE`` seconds."""
-    cutoff = (now or timezone.now()) - timedelta(seconds=settings.SEEK_ALIVE)
-    stale = [s.pk for s in Seek.objects.filter(status=Seek.Status.OPEN, last_seen__lt=cutoff) if not lasts(s)]
+    """Cancel the real-time and unlimited seeks nobody asked for in ``SEEK_ALIVE`` seconds,
+    and the correspondence seeks made more than ``SEEK_CORRESPONDENCE_DAYS`` ago."""
+    now = now or timezone.now()
+    cutoff = now - timedelta(seconds=settings.SEEK_ALIVE)
+    lapsed = now - timedelta(days=settings.SEEK_CORRESPONDENCE_DAYS)
+    found = Seek.objects.filter(Q(last_seen__lt=cutoff) | Q(created__lt=lapsed), status=Seek.Status.OPEN)
+    stale = [s.pk for s in found if (s.created < lapsed if lasts(s) else s.last_seen < cutoff)]
     if not stale:
         return 0
     with transaction.atomic():
@@ -291,13 +360,14 @@ def ratings_shown(seeks: list[Seek]) -> dict[int, str]:
     return shown
 
 
-def seeker_seat(seek: Seek) -> int | None:
-    """The seeker's seat in the game made from a taken seek."""
+def seeker_seat(seek: Seek, by_secret: bool = False) -> int | None:
+    """The seeker's seat in the game made from a taken seek; ``by_secret``: the seat the
+    seek's secret still holds (none once its account is closed or banned)."""
     if seek.game_id is None:
         return None
     seats = Seat.objects.filter(game_id=seek.game_id)
     held = seats.filter(token_hash=seek.token_hash) if seek.token_hash else seats.none()
-    if not held.exists() and seek.player_id:
+    if not held.exists() and seek.player_id and not by_secret:
         held = seats.filter(player_id=seek.player_id)
     first = held.order_by("index").first()
     return first.index if first else None

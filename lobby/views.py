@@ -48,9 +48,12 @@ def lobby_page(request: HttpRequest, error: ServiceError | None = None, status: 
     if kind not in catalog.CATALOG:
         kind = None
     posted: QueryDict | dict[str, Any] = request.POST if error else {}
-    waiting = pool.current_pool(who(request))
+    visitor = who(request)
+    waiting = pool.current_pool(visitor)
+    mine = services.open_seek_ids(visitor)
     context = {
-        "rows": presenting.seek_rows(kind),
+        "rows": presenting.seek_rows(kind, mine),
+        "mine": sorted(mine),
         "grid": presenting.pool_grid(waiting),
         "kind": kind,
         "games": presenting.games_to_choose(posted, kind),
@@ -87,7 +90,8 @@ def posted_number(data: QueryDict, name: str) -> int | None:
     text = str(data.get(name, "")).strip()
     if not text:
         return None
-    if not text.isdigit() or int(text) > 4000:
+    # ASCII only: "²" passes isdigit() but not int(), and int() refuses 4,300 digits.
+    if not (text.isascii() and text.isdigit()) or len(text) > 4 or int(text) > 4000:
         raise ServiceError("bad_option", "A rating is a whole number from 0 to 4000.", field="rating")
     return int(text)
 
@@ -182,6 +186,7 @@ def wait(request: HttpRequest) -> HttpResponse:
             "title": catalog.get(seek.kind).title,
             "time_control": clock_rules.parse(seek.clock).label,
             "lasts": services.lasts(seek),
+            "lapses": services.lapses_at(seek),
         }
     else:
         waiting = pool.status(player)

@@ -11,7 +11,7 @@ from games import catalog, clocks
 from games.api.plumbing import api, guarded
 from games.api.schemas import ErrorOut
 from games.services.moves import ServiceError
-from ratings import services
+from ratings import glicko2, services
 from ratings.models import Rating
 
 router = Router(tags=["ratings"])
@@ -45,7 +45,7 @@ def rating_json(row: Rating) -> dict[str, Any]:
     return {
         "game": row.kind,
         "speed": row.speed,
-        "rating": round(row.rating),
+        "rating": glicko2.points(row.rating),
         "rd": round(row.rd),
         "games": row.games,
         "provisional": row.provisional,
@@ -69,7 +69,7 @@ def leaderboard(request: HttpRequest, game: str, speed: str) -> dict[str, Any]:
         {
             "rank": rank,
             "username": row.user.get_username(),
-            "rating": round(row.rating),
+            "rating": glicko2.points(row.rating),
             "rd": round(row.rd),
             "games": row.games,
         }

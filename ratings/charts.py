@@ -10,6 +10,7 @@ from collections.abc import Sequence
 import pygal
 from pygal.style import Style
 
+from ratings import glicko2
 from ratings.models import RatingChange
 
 STYLE = Style(
@@ -38,8 +39,8 @@ def history_svg(changes: Sequence[RatingChange], title: str) -> str:
         x_labels_major_every=max(1, len(changes) // 10),
         x_title="rated games",
     )
-    values = [round(changes[0].before)] if changes else []
-    values += [round(change.after) for change in changes]
+    values = [glicko2.points(changes[0].before)] if changes else []
+    values += [glicko2.points(change.after) for change in changes]
     chart.x_labels = [str(number) for number in range(len(values))]
     chart.add("rating", values)
     return str(chart.render(is_unicode=True))

@@ -17,6 +17,7 @@ START_RATING = 1500.0
 START_RD = 500.0
 START_VOLATILITY = 0.06
 PROVISIONAL_RD = 110.0
+MAX_CHANGE = 700.0  # lichess's bound on what one game may move a rating (Glicko.maxRatingDelta)
 MIN_RD, MAX_RD = 45.0, 500.0  # lichess keeps the deviation within these
 TAU = 0.75  # how fast volatility may change (lichess's choice; the paper suggests 0.3-1.2)
 EPSILON = 0.000001
@@ -79,7 +80,8 @@ def _volatility(phi: float, sigma: float, delta: float, v: float, tau: float) ->
 
 def rate(player: Rating, results: Iterable[Result], tau: float = TAU, clamp: bool = True) -> Rating:
     """The player's rating after one rating period with ``results`` (none: only the RD
-    grows). ``clamp`` keeps the RD within lichess's bounds; the paper's example has none."""
+    grows). ``clamp`` keeps the RD within lichess's bounds and the rating within
+    ``MAX_CHANGE`` of where it was; the paper's example has neither."""
     mu = (player.rating - START_RATING) / SCALE
     phi = player.rd / SCALE
     sigma = player.volatility
@@ -93,7 +95,10 @@ def rate(player: Rating, results: Iterable[Result], tau: float = TAU, clamp: boo
     phi_star = math.sqrt(phi * phi + new_sigma * new_sigma)
     new_phi = 1 / math.sqrt(1 / phi_star**2 + 1 / v)
     new_mu = mu + new_phi**2 * improvement
-    return Rating(new_mu * SCALE + START_RATING, _bounded(new_phi * SCALE, clamp), new_sigma)
+    new_rating = new_mu * SCALE + START_RATING
+    if clamp:  # as lichess bounds one game: the rating moves at most MAX_CHANGE either way
+        new_rating = min(player.rating + MAX_CHANGE, max(player.rating - MAX_CHANGE, new_rating))
+    return Rating(new_rating, _bounded(new_phi * SCALE, clamp), new_sigma)
 
 
 def _bounded(rd: float, clamp: bool) -> float:
@@ -103,3 +108,9 @@ def _bounded(rd: float, clamp: bool) -> float:
 def game(first: Rating, second: Rating, score: float) -> tuple[Rating, Rating]:
     """Both players after one game between them (``score`` is the first player's)."""
     return rate(first, [Result(second, score)]), rate(second, [Result(first, 1 - score)])
+
+
+def points(value: float) -> int:
+    """A rating as shown, in whole points, halves rounded up: the one rounding every page,
+    chart and API answer uses (a change is ``points(after) - points(before)``)."""
+    return math.floor(value + 0.5)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 from ratings import glicko2
 
@@ -21,6 +22,8 @@ class Rating(models.Model):
     last_game = models.DateTimeField(null=True, blank=True, db_index=True)
 
     class Meta:
+        verbose_name = _("rating")
+        verbose_name_plural = _("ratings")
         ordering = ["kind", "speed", "-rating"]
         constraints = [models.UniqueConstraint(fields=["user", "kind", "speed"], name="one_rating_per_speed")]
         indexes = [models.Index(fields=["kind", "speed", "-rating"], name="rating_board")]
@@ -39,7 +42,7 @@ class Rating(models.Model):
     @property
     def shown(self) -> str:
         """ "1512" or "1500?" while provisional, as lichess shows it."""
-        return f"{round(self.rating)}{'?' if self.provisional else ''}"
+        return f"{glicko2.points(self.rating)}{'?' if self.provisional else ''}"
 
 
 class RatingChange(models.Model):
@@ -64,18 +67,29 @@ class RatingChange(models.Model):
     voided = models.DateTimeField(null=True, blank=True, help_text="Reverted by a moderator.")
 
     class Meta:
+        verbose_name = _("rating change")
+        verbose_name_plural = _("rating changes")
         ordering = ["-created"]
         constraints = [models.UniqueConstraint(fields=["game", "seat"], name="one_change_per_seat")]
 
     def __str__(self) -> str:
-        return f"game {self.game_id} seat {self.seat + 1}: {self.delta:+.0f}"
+        return f"game {self.game_id} seat {self.seat + 1}: {self.points:+d}"
 
     @property
     def delta(self) -> float:
         return self.after - self.before
 
     @property
+    def shown_after(self) -> int:
+        return glicko2.points(self.after)
+
+    @property
+    def points(self) -> int:
+        """The change in whole points, as the ratings shown before and after differ."""
+        return glicko2.points(self.after) - glicko2.points(self.before)
+
+    @property
     def delta_text(self) -> str:
         """ "+12", "-12" written with a minus sign (U+2212), "0"."""
-        points = round(self.delta)
+        points = self.points
         return f"+{points}" if points > 0 else f"\u2212{-points}" if points < 0 else "0"

@@ -3,12 +3,15 @@
 Only two-seat games marked rated (with a clock) when the seek was made, between two
 different accounts or an account and a computer level whose rating is established, and
 ended by a result (the rules, a resignation, a draw, time, or a claim against a player who
-left) change ratings. An aborted game, a game closed with no winner and an unlimited game
-change nothing.
+left) after both sides have moved change ratings. An aborted game (a rated game that ends
+before both sides have moved is aborted: ``games.services.base.finish_game``), a game
+closed with no winner and an unlimited game change nothing. One game moves a rating by at
+most ``glicko2.MAX_CHANGE`` points.
 """
 
 from __future__ import annotations
 
+import math
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -54,6 +57,8 @@ def ratable(game: Game) -> bool:
         and len(seats) == 2
     ):
         return False
+    if {seat for seat, _ in game.move_rows} != {seat.index for seat in seats}:
+        return False  # ended before both sides moved: aborted, never rated
     people = [seat for seat in seats if not seat.is_ai]
     if len(people) == 1:
         return people[0].user_id is not None and level_opponent(game) is not None
@@ -129,23 +134,45 @@ def reset(rating: Rating) -> None:
     rating.save(update_fields=["rating", "rd", "volatility"])
 
 
+def _latest(change: RatingChange) -> bool:
+    """Whether ``change`` is the last rated game of its account in its kind and speed."""
+    later = RatingChange.objects.filter(
+        user_id=change.user_id, kind=change.kind, speed=change.speed, voided=None, pk__gt=change.pk
+    )
+    return not later.exists()
+
+
+def _undo(row: Rating, change: RatingChange, keep_losses: bool) -> None:
+    """Take ``change`` out of ``row``. When it was the account's last rated game the
+    rating, RD and volatility go back to what they were before it; after later games the
+    rating gets its loss back (the cheater keeps losses, ``keep_losses``) and the RD
+    loses the certainty the game gave (its 1/RD² share). The game no longer counts."""
+    lost = min(change.delta, 0)
+    if _latest(change) and not (keep_losses and lost):
+        row.rating, row.rd, row.volatility = change.before, change.rd_before, change.volatility_before
+    else:
+        row.rating -= max(change.delta, 0) if keep_losses else lost
+        certainty = 1 / row.rd**2 - (1 / change.rd_after**2 - 1 / change.rd_before**2)
+        rd = 1 / math.sqrt(certainty) if certainty > 0 else glicko2.MAX_RD
+        row.rd = min(glicko2.MAX_RD, max(glicko2.MIN_RD, rd))
+    row.games = max(0, row.games - 1)
+    row.save(update_fields=["rating", "rd", "volatility", "games"])
+
+
 def void_games_of(user_id: int) -> int:
-    """A cheater's rated games are voided: each opponent gets back what the game took from
-    them (added to their rating now), the cheater's gains are taken back, and every change
-    is marked voided. How many games."""
+    """A cheater's rated games are voided, latest first: each opponent's rating, RD,
+    volatility and games count are put back as before the game (see :func:`_undo`), the
+    cheater's gains are taken back, and every change is marked voided. How many games."""
     voided = 0
     with transaction.atomic():
-        mine = list(RatingChange.objects.select_for_update().filter(user_id=user_id, voided=None))
+        mine = list(
+            RatingChange.objects.select_for_update().filter(user_id=user_id, voided=None).order_by("-pk")
+        )
         now = timezone.now()
         for change in mine:
             others = RatingChange.objects.select_for_update().filter(game_id=change.game_id, voided=None)
             for each in others:
-                row = _locked(each.user_id, each.kind, each.speed)
-                if each.user_id == user_id:
-                    row.rating -= max(each.delta, 0)
-                else:
-                    row.rating -= min(each.delta, 0)
-                row.save(update_fields=["rating"])
+                _undo(_locked(each.user_id, each.kind, each.speed), each, keep_losses=each.user_id == user_id)
                 each.voided = now
                 each.save(update_fields=["voided"])
             voided += 1
@@ -216,19 +243,19 @@ def seat_view(game: Game) -> dict[int, dict[str, Any]]:
     if changes:
         shown = {
             seat: {
-                "rating": round(change.before),
+                "rating": glicko2.points(change.before),
                 "provisional": change.rd_before > glicko2.PROVISIONAL_RD,
-                "change": round(change.after) - round(change.before),
+                "change": change.points,
             }
             for seat, change in changes.items()
         }
     else:
         shown = {
-            seat: {"rating": round(row.rating), "provisional": row.provisional, "change": None}
+            seat: {"rating": glicko2.points(row.rating), "provisional": row.provisional, "change": None}
             for seat, row in seat_ratings(game).items()
         }
     level = level_opponent(game)
     for seat in game.seat_list:
         if seat.is_ai and level is not None:
-            shown[seat.index] = {"rating": round(level.rating), "provisional": False, "change": None}
+            shown[seat.index] = {"rating": glicko2.points(level.rating), "provisional": False, "change": None}
     return shown

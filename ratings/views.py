@@ -7,7 +7,7 @@ from django.shortcuts import render
 from django.views.decorators.http import require_safe
 
 from games import catalog, clocks
-from ratings import services
+from ratings import glicko2, services
 
 
 def board_title(kind: str, speed: str) -> str:
@@ -31,7 +31,8 @@ def index(request: HttpRequest) -> HttpResponse:
         for kind in sorted(catalog.CATALOG)
         for speed in clocks.SPEEDS
     ]
-    return render(request, "ratings/index.html", {"boards": boards, "days": services.ACTIVE_DAYS})
+    context = {"boards": boards, "days": services.ACTIVE_DAYS, "max_change": round(glicko2.MAX_CHANGE)}
+    return render(request, "ratings/index.html", context)
 
 
 @require_safe
@@ -45,5 +46,6 @@ def leaderboard(request: HttpRequest, kind: str, speed: str) -> HttpResponse:
             "rows": services.leaderboard(kind, speed),
             "days": services.ACTIVE_DAYS,
             "size": services.LEADERBOARD_SIZE,
+            "max_change": round(glicko2.MAX_CHANGE),
         },
     )

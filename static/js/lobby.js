@@ -7,13 +7,37 @@
   function sign() {
     var token = document.getElementById("lobby-csrf");
     if (!token) return;
-    document.querySelectorAll(".lobby form[method=post]").forEach(function (form) {
+    document.querySelectorAll(".lobby form[method=post], .home__pairing form[method=post]").forEach(function (form) {
       if (form.querySelector("input[name=csrfmiddlewaretoken]")) return;
       var input = document.createElement("input");
       input.type = "hidden";
       input.name = "csrfmiddlewaretoken";
       input.value = token.value;
       form.appendChild(input);
+    });
+  }
+  // This visitor's own seeks (<main data-mine="ids">) in a pushed list: "yours" and Cancel,
+  // not Accept (the page's own rendering has them already), in the page's language
+  // (templates/_script_words.html).
+  function markMine() {
+    var main = document.querySelector(".lobby[data-mine]");
+    if (!main) return;
+    var mine = main.getAttribute("data-mine").split(" ").filter(Boolean);
+    document.querySelectorAll("#lobby-seek-list .seeks__item").forEach(function (item) {
+      if (item.classList.contains("is-mine") || mine.indexOf(item.getAttribute("data-seek")) < 0) return;
+      var form = item.querySelector("form[method=post]");
+      var button = form && form.querySelector("button");
+      if (!button) return;
+      item.classList.add("is-mine");
+      form.setAttribute("action", form.getAttribute("action").replace(/\/accept$/, "/cancel"));
+      button.textContent = gettext("Cancel");
+      button.classList.add("seeks__cancel");
+      button.setAttribute("aria-label", gettext("Cancel your seek"));
+      var yours = document.createElement("span");
+      yours.className = "seeks__yours";
+      yours.textContent = gettext("yours");
+      var who = item.querySelector(".seeks__who");
+      if (who) { who.appendChild(document.createTextNode(" ")); who.appendChild(yours); }
     });
   }
   function filter() {
@@ -24,7 +48,7 @@
       item.hidden = Boolean(game) && item.getAttribute("data-kind") !== game;
     });
   }
-  document.addEventListener("htmx:wsAfterMessage", function () { sign(); filter(); });
+  document.addEventListener("htmx:wsAfterMessage", function () { markMine(); sign(); filter(); });
   // <body data-socket="open|closed">: the lobby's socket, as on a game page
   document.addEventListener("htmx:wsOpen", function () { document.body.dataset.socket = "open"; });
   document.addEventListener("htmx:wsClose", function () { document.body.dataset.socket = "closed"; });

@@ -14,9 +14,11 @@
       var news = JSON.parse(event.data);
       if (news.go) { leaving = true; location.assign(news.go); }
     });
-    socket.addEventListener("close", function () {
+    socket.addEventListener("close", function (event) {
       document.body.dataset.socket = "closed";
-      if (!leaving) setTimeout(function () { location.reload(); }, 1000 * Number(main.getAttribute("data-refresh") || 2));
+      // 4012: the server stops for a release; the reloaded page's socket goes to another.
+      var wait = event.code === 4012 ? 0 : 1000 * Number(main.getAttribute("data-refresh") || 2);
+      if (!leaving) setTimeout(function () { location.reload(); }, wait);
     });
     window.addEventListener("pagehide", function () { leaving = true; });
   });

@@ -6,9 +6,12 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
+from allauth.account.models import EmailAddress
 from django.contrib.auth import get_user_model
 from django.core import mail
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 
 from accounts import notices
 from accounts import services as accounts
@@ -19,6 +22,7 @@ from games.models import Game
 from games.services import actions, timeouts
 from games.services import moves as services
 from games.services.moves import Actor, play_move
+from quarto_site.config import site_url
 
 pytestmark = pytest.mark.django_db
 User = get_user_model()
@@ -206,3 +210,72 @@ def test_against_the_computer_each_reply_starts_a_turn_but_creating_the_game_doe
     assert Game.objects.get(pk=game.pk).ply == 2, "the computer replied"
     assert sent() == [(["alice@example.com"], f"Your turn: Tic-tac-toe #{game.pk}")]
     assert "against computer (" in mail.outbox[0].body
+
+
+def test_an_address_added_after_sign_up_becomes_primary_and_gets_the_turn_emails(
+    client: Client, bob: Account, fake_clock: Any, django_capture_on_commit_callbacks: Commit
+) -> None:
+    user = User.objects.create_user("carol", password="a-long-pass-phrase")
+    carol = accounts.account_of(user)
+    assert carol is not None
+    client.force_login(user)
+    answer = client.post("/accounts/email/", {"action_add": "", "email": "carol@example.com"})
+    assert answer.status_code in (200, 302)
+    address = EmailAddress.objects.get(user=user)
+    assert address.primary and User.objects.get(pk=user.pk).email == "carol@example.com"
+    game_between(carol, bob, {"days": 3}, django_capture_on_commit_callbacks)
+    assert [m.to for m in mail.outbox if "Your turn" in str(m.subject)] == [["carol@example.com"]]
+
+
+def test_a_verified_address_that_is_not_primary_still_gets_them(
+    bob: Account, fake_clock: Any, django_capture_on_commit_callbacks: Commit
+) -> None:
+    user = User.objects.create_user("dave", password="a-long-pass-phrase")
+    dave = accounts.account_of(user)
+    assert dave is not None
+    EmailAddress.objects.create(user=user, email="dave@example.com", verified=True, primary=False)
+    assert notices.address_of(dave) == "dave@example.com"
+    game_between(dave, bob, {"days": 3}, django_capture_on_commit_callbacks)
+    assert sent() == [(["dave@example.com"], f"Your turn: Tic-tac-toe #{Game.objects.get().pk}")]
+
+
+def test_the_links_use_the_site_s_address(
+    alice: Account, bob: Account, settings: Any, django_capture_on_commit_callbacks: Commit
+) -> None:
+    settings.SITE_URL = "https://quarto.example.org"
+    game = game_between(alice, bob, {"initial": 180, "increment": 2}, django_capture_on_commit_callbacks)
+    with django_capture_on_commit_callbacks(execute=True):
+        actions.resign(game.pk, Actor(player_id=bob.player_id), None)
+    assert all(f"https://quarto.example.org/games/{game.pk}/replay" in m.body for m in mail.outbox)
+    assert not any("localhost" in m.body for m in mail.outbox)
+
+
+def test_the_site_s_address_comes_from_the_setting_or_the_allowed_hosts() -> None:
+    assert site_url("https://play.example.net/", ["x.example.org"], True) == "https://play.example.net"
+    assert site_url("", ["localhost", "quarto.example.org"], True) == "https://quarto.example.org"
+    assert site_url("", [".example.org", "*", "q.example.org"], False) == "http://q.example.org"
+    assert site_url("", ["localhost", "127.0.0.1"], False) == "http://localhost:8000"
+
+
+def test_a_move_in_a_game_without_a_clock_costs_the_emails_no_read(
+    alice: Account, bob: Account, django_capture_on_commit_callbacks: Commit
+) -> None:
+    """A move's event says whether the game's clock runs: without one there is nothing to
+    send, and the emails' subscriber reads nothing."""
+    delivered: list[GameEvent] = []
+    events.subscribe(delivered.append)
+    try:
+        free = game_between(alice, bob, None, django_capture_on_commit_callbacks)
+        move(free, alice, "a1", django_capture_on_commit_callbacks)
+        unclocked = delivered[-1]
+        daily = game_between(alice, bob, {"days": 1}, django_capture_on_commit_callbacks)
+        move(daily, alice, "a1", django_capture_on_commit_callbacks)
+    finally:
+        events.unsubscribe(delivered.append)
+    assert (unclocked.kind, unclocked.clock_runs) == ("moved", False)
+    assert (delivered[-1].kind, delivered[-1].clock_runs) == ("moved", True)
+    with CaptureQueriesContext(connection) as reads:
+        notices.on_game_event(unclocked)
+    assert reads.captured_queries == []
+    title = f"Tic-tac-toe #{daily.pk}"
+    assert sent() == [([alice.user.email], f"Your turn: {title}"), ([bob.user.email], f"Your turn: {title}")]

@@ -109,3 +109,32 @@ def test_wrong_passwords_are_throttled_with_a_clear_message(client: Client) -> N
     answer = client.post("/accounts/login/", {"login": "erin", "password": "a-long-pass-phrase"})
     assert "_auth_user_id" not in client.session
     assert "Too many failed login attempts" in answer.content.decode()
+
+
+@pytest.mark.parametrize(
+    "username", ["Player1", "Computer1", "Moderator_", "Site-", "deleted-player", "PLAYER_2"]
+)
+def test_usernames_that_pass_for_the_site_or_a_seat_are_refused(client: Client, username: str) -> None:
+    answer = sign_up(client, username)
+    assert answer.status_code == 200
+    html = answer.content.decode()
+    assert "the site" in html and f'value="{username}"' in html
+    assert not User.objects.exists()
+
+
+@pytest.mark.parametrize(
+    "username", ["PIayer1", "P1ayer2", "M0derator", "C0mputer", "Deleted-PIayer", "0pponent"]
+)
+def test_usernames_with_ascii_look_alikes_are_refused(client: Client, username: str) -> None:
+    """Capital I and the digit 1 pass for a small l, the digit 0 for an O, as Unicode's
+    confusables say: "PIayer1" reads "Player1" in the site's type."""
+    answer = sign_up(client, username)
+    assert answer.status_code == 200 and "the site" in answer.content.decode()
+    assert not User.objects.exists()
+
+
+@pytest.mark.parametrize(
+    "username", ["Playful", "Sitar", "Modest", "player_one_fan", "Ivan", "Ola10", "Iris_0"]
+)
+def test_usernames_near_them_pass(client: Client, username: str) -> None:
+    assert sign_up(client, username).status_code == 302

@@ -8,7 +8,6 @@ import threading
 from typing import Any
 
 import pytest
-from django.contrib.auth.models import User
 from django.db import connection
 from django.test import Client
 
@@ -16,9 +15,9 @@ from accounts import services as accounts
 from games.models import Game
 from lobby.models import Seek
 
-pytestmark = pytest.mark.django_db
+from .helpers import BLITZ, account_row
 
-BLITZ = {"initial": 180, "increment": 2}
+pytestmark = pytest.mark.django_db
 
 
 def call(client: Client, method: str, path: str, body: Any = None, token: str | None = None) -> Any:
@@ -28,13 +27,7 @@ def call(client: Client, method: str, path: str, body: Any = None, token: str | 
 
 
 def personal_token(name: str, *, bot: bool = False) -> str:
-    user = User.objects.create_user(name, password="a-long-pass-phrase")
-    account = accounts.account_of(user)
-    assert account is not None
-    if bot:
-        account.bot = True
-        account.save()
-    return accounts.create_token(account, "bot")
+    return accounts.create_token(account_row(name, bot=bot), "bot")
 
 
 def error_of(response: Any) -> tuple[int, str]:

@@ -12,6 +12,7 @@ from django.conf import settings
 from django.test import Client
 
 from games.models import Game
+from games.services import moves as services
 from lobby import presenting
 from lobby import services as lobby
 from lobby.models import Seek
@@ -124,9 +125,43 @@ async def test_lobby_sockets_per_client_are_capped(settings: Any) -> None:
     settings.WS_MAX_PER_CLIENT = 2
     pages = [WebsocketCommunicator(application, "/ws/lobby/", headers=HEADERS) for _ in range(3)]
     opened = [(await page.connect(timeout=5))[0] for page in pages]
-    assert opened == [True, True, False]
+    # The third is accepted and closed at once with 4429 (a handshake refused would be
+    # Daphne's HTTP 403, which a page cannot tell from a wrong origin).
+    assert opened == [True, True, True]
+    assert await pages[2].receive_output(timeout=5) == {"type": "websocket.close", "code": 4429}
     await pages[0].disconnect()
     again = WebsocketCommunicator(application, "/ws/lobby/", headers=HEADERS)
     assert (await again.connect(timeout=5))[0]
     for page in (pages[1], again):
         await page.disconnect()
+
+
+@pytest.mark.parametrize("last", ["/ws/lobby/", "/ws/lobby/wait/?seek=1", "game"])
+async def test_game_and_lobby_sockets_of_one_address_share_one_cap(settings: Any, last: str) -> None:
+    """One budget per address for every socket: a game's and the lobby's sockets counted
+    apart let an address hold twice ``WS_MAX_PER_CLIENT``."""
+    settings.WS_MAX_PER_CLIENT = 2
+    game = await database_sync_to_async(services.create_game)("tictactoe", opponent="human")
+    game_path = f"/ws/games/{game.game.pk}/"
+    open_ones = []
+    for path in (game_path, "/ws/lobby/"):
+        comm = WebsocketCommunicator(application, path, headers=HEADERS)
+        assert (await comm.connect(timeout=5))[0]
+        open_ones.append(comm)
+    refused = WebsocketCommunicator(application, game_path if last == "game" else last, headers=HEADERS)
+    assert (await refused.connect(timeout=5))[0]
+    closed = await receive_close(refused)
+    assert closed == {"type": "websocket.close", "code": 4429}
+    await open_ones.pop().disconnect()
+    again = WebsocketCommunicator(application, game_path if last == "game" else last, headers=HEADERS)
+    assert (await again.connect(timeout=5))[0]
+    for comm in (*open_ones, again):
+        await comm.disconnect()
+
+
+async def receive_close(comm: WebsocketCommunicator) -> dict[str, Any]:
+    """The first close the socket gets (a game socket may be sent a rendering first)."""
+    while True:
+        output = await comm.receive_output(timeout=5)
+        if output["type"] == "websocket.close":
+            return dict(output)

@@ -13,11 +13,15 @@ from django.test import Client
 
 from accounts.services import account_of
 from games import catalog
+from games import spec as game_spec
 from games.models import Game
+from games.runner import turns
 from games.services import actions
 from games.services import moves as services
 from games.services.moves import Actor, ServiceError
 from ratings.models import Rating, RatingChange
+from tests import kinds
+from tests.ratings.helpers import new_account, rated_game
 
 MEASURED = {
     "tictactoe": {
@@ -29,7 +33,7 @@ MEASURED = {
 
 @pytest.fixture
 def measured(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(catalog, "level_ratings", lambda path=None: MEASURED)
+    monkeypatch.setattr(game_spec, "level_ratings", lambda path=None: MEASURED)  # where GameSpec reads it
 
 
 def test_the_ratings_file_is_read_and_a_missing_or_bad_one_means_no_ratings(tmp_path: Path) -> None:
@@ -55,20 +59,15 @@ def test_the_new_game_form_shows_the_labels(measured: None, client: Client) -> N
 
 
 @pytest.mark.django_db
-def test_a_rated_game_against_an_established_level_rates_the_account_once(measured: None) -> None:
-    alice = account_of(User.objects.create_user("alice"))
-    assert alice is not None
-    made = services.create_game(
-        "tictactoe",
-        {},
-        opponent="ai",
-        level="club",
-        seat="first",
-        player_id=alice.player_id,
-        clock={"initial": 180, "increment": 2},
-        rated=True,
-    )
-    actions.resign(made.game.pk, Actor(player_id=alice.player_id), None)
+def test_a_rated_game_against_an_established_level_rates_the_account_once(
+    measured: None, no_ai_reply: None
+) -> None:
+    alice = new_account("alice")
+    game = rated_game(alice.player_id, opponent="ai", level="club")
+    services.play_move(game.pk, Actor(player_id=alice.player_id), "a1", 0)
+    job = turns.load_job(game.pk)  # the computer's answer, played here (each side moves)
+    assert job is not None and turns.apply(job, job.compute())
+    actions.resign(game.pk, Actor(player_id=alice.player_id), None)
     [change] = RatingChange.objects.all()
     assert (change.seat, change.score, change.user_id) == (0, 0.0, alice.user.pk)
     assert change.after < 1500
@@ -157,3 +156,14 @@ def test_bots_play_rated_against_the_computer_through_the_api(
     assert made.status_code == 201 and made.json()["state"]["rated"] is True
     seats = made.json()["state"]["seats"]
     assert seats[1]["rating"] == {"rating": 1450, "provisional": False, "change": None}, "the level's rating"
+
+
+def test_each_game_package_holds_its_own_levels_ratings(tmp_path: Path) -> None:
+    (tmp_path / "toy").mkdir()
+    (tmp_path / "toy" / "level_ratings.json").write_text(
+        json.dumps({"club": {"rating": 1200, "rd": 80, "games": 60}})
+    )
+    (tmp_path / "other").mkdir()  # a game never measured
+    assert catalog.level_ratings(tmp_path) == {"toy": {"club": catalog.LevelRating(1200.0, 80.0, 60)}}
+    # every game with a computer player has its levels measured
+    assert set(catalog.level_ratings()) == set(kinds.WITH_PLAYER)

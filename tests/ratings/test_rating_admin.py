@@ -11,7 +11,7 @@ from accounts.models import Account
 from games.services import actions
 from ratings.models import Rating, RatingChange
 
-from .test_rating_games import accounts_game
+from .test_rating_games import accounts_game, started
 
 pytestmark = pytest.mark.django_db
 
@@ -25,7 +25,7 @@ def admin_client(client: Client) -> Client:
 
 def test_void_a_cheaters_games_and_reset_a_rating(admin_client: Client) -> None:
     game, _, bob = accounts_game()
-    actions.resign(game.pk, bob, 0)
+    actions.resign(started(game).pk, bob, 2)
     cheater = Account.objects.get(user__username="alice")
     answer = admin_client.post(
         "/admin/accounts/account/", {"action": "void_rated_games", "_selected_action": [cheater.pk]}

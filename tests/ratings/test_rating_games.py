@@ -9,30 +9,20 @@ import pytest
 from django.contrib.auth.models import User
 from django.db import connection
 
-from accounts.services import account_of
 from games.models import Game
 from games.services import actions, timeouts
 from games.services import moves as services
 from games.services.moves import Actor, ServiceError, play_move
 from ratings import services as ratings
 from ratings.models import Rating, RatingChange
+from tests.ratings.helpers import new_account, rated_game
 
 
 def accounts_game(
     clock: dict[str, Any] | None = None, rated: bool = True, kind: str = "tictactoe"
 ) -> tuple[Game, Actor, Actor]:
-    alice = account_of(User.objects.create_user("alice"))
-    bob = account_of(User.objects.create_user("bob"))
-    assert alice and bob
-    game = services.create_game(
-        kind,
-        {},
-        opponent="human",
-        seat="first",
-        player_id=alice.player_id,
-        clock=clock or {"initial": 180, "increment": 2},
-        rated=rated,
-    ).game
+    alice, bob = new_account("alice"), new_account("bob")
+    game = rated_game(alice.player_id, kind, clock=clock, rated=rated)
     services.join_game(game.pk, invite=game.invite_code, player_id=bob.player_id)
     return Game.objects.get(pk=game.pk), Actor(player_id=alice.player_id), Actor(player_id=bob.player_id)
 
@@ -40,6 +30,13 @@ def accounts_game(
 def play(game: Game, actor: Actor, text: str) -> Game:
     game.refresh_from_db()
     return play_move(game.pk, actor, text, game.ply)
+
+
+def started(game: Game) -> Game:
+    """``game`` after each side's first move (a1, b1): a rated game ended sooner is aborted."""
+    for seat, text in zip(game.seat_list, ("a1", "b1"), strict=True):
+        game = play(game, Actor(player_id=seat.player_id), text)
+    return game
 
 
 @pytest.mark.django_db
@@ -138,7 +135,7 @@ def race(jobs: list[Any]) -> list[str]:
 @pytest.mark.django_db
 def test_voiding_a_cheaters_games_gives_the_opponents_their_points_back() -> None:
     game, _, bob = accounts_game()
-    actions.resign(game.pk, bob, 0)
+    actions.resign(started(game).pk, bob, 2)
     bob_before = RatingChange.objects.get(user__username="bob")
     cheater = User.objects.get(username="alice")
     assert ratings.void_games_of(cheater.pk) == 1

@@ -14,7 +14,7 @@ from accounts.services import account_of, ban_account
 from games.services import actions
 from ratings.models import Rating
 
-from .test_rating_games import accounts_game
+from .test_rating_games import accounts_game, started
 
 pytestmark = pytest.mark.django_db
 
@@ -34,7 +34,7 @@ def established(name: str, rating: float, days_ago: float = 1) -> Rating:
 
 def test_the_profile_shows_ratings_a_chart_and_its_table(client: Client) -> None:
     game, _, bob = accounts_game()
-    actions.resign(game.pk, bob, 0)
+    actions.resign(started(game).pk, bob, 2)
     page = client.get("/@/alice").content.decode()
     assert "Ratings" in page and "Tic-tac-toe" in page and "blitz" in page
     assert "?" in page, "provisional after one game"
@@ -83,7 +83,7 @@ def test_leaderboards_list_established_active_players_in_good_standing(client: C
 
 def test_the_user_api_carries_ratings(client: Client) -> None:
     game, _, bob = accounts_game()
-    actions.resign(game.pk, bob, 0)
+    actions.resign(started(game).pk, bob, 2)
     data = client.get("/api/v1/users/alice").json()
     [rating] = data["ratings"]
     assert rating["game"] == "tictactoe" and rating["speed"] == "blitz"
@@ -95,7 +95,7 @@ def test_the_game_shows_each_seats_rating_and_then_the_change(client: Client) ->
     client.force_login(User.objects.get(username="bob"))
     page = client.get(f"/games/{game.pk}/").content.decode()
     assert "3+2 · rated" in page and "1500?" in page
-    actions.resign(game.pk, bob, 0)
+    actions.resign(started(game).pk, bob, 2)
     page = client.get(f"/games/{game.pk}/").content.decode()
     assert "1500? +" in page and "1500? \u2212" in page
     state = client.get(f"/api/v1/games/{game.pk}").json()

@@ -1,0 +1,61 @@
+"""The lobby in real browsers: a player's own seek in the pushed list shows "yours" and
+Cancel (the list is the same bytes for every page: lobby.js marks it), and the home
+page's quick-pairing counts change live."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from .pages import TIMEOUT, people, watch_for_errors
+
+pytestmark = pytest.mark.browser
+
+
+def test_ones_own_seek_in_the_pushed_list_and_live_counts_on_the_home_page(
+    quick_abandon_server: str, browser: Any
+) -> None:
+    server = quick_abandon_server  # no computer needed
+    alice, bob, dave = people(browser, 3)
+    errors = watch_for_errors({"alice": alice, "bob": bob, "dave": dave})
+
+    alice.goto(server + "/lobby/")
+    form = alice.locator(".seek-form")
+    form.locator("select[name=game]").select_option("tictactoe")
+    form.locator("select[name=clock]").select_option("3d")  # lasts without its waiting page
+    form.locator("button[type=submit]").click()
+    alice.wait_for_url("**/lobby/wait?seek=*", timeout=TIMEOUT)
+    seek = alice.url.rsplit("=", 1)[1]
+    alice.goto(server + "/lobby/")
+    alice.wait_for_selector("body[data-socket='open']", state="attached", timeout=TIMEOUT)
+
+    bob.goto(server + "/lobby/")
+    bob.locator(f".seeks__item[data-seek='{seek}'] .seeks__accept").wait_for(timeout=TIMEOUT)
+    assert "Accept" in bob.locator(f".seeks__item[data-seek='{seek}']").inner_text()
+    form = bob.locator(".seek-form")
+    form.locator("select[name=game]").select_option("tictactoe")
+    form.locator("select[name=clock]").select_option("5d")
+    form.locator("button[type=submit]").click()  # a change: every lobby page gets the list again
+    bob.wait_for_url("**/lobby/wait?seek=*", timeout=TIMEOUT)
+    other = bob.url.rsplit("=", 1)[1]
+
+    alice.locator(f".seeks__item[data-seek='{other}']").wait_for(timeout=TIMEOUT)  # the pushed list
+    own = alice.locator(f".seeks__item[data-seek='{seek}']")
+    assert "yours" in own.inner_text() and "Cancel" in own.inner_text() and "Accept" not in own.inner_text()
+    assert "Accept" in alice.locator(f".seeks__item[data-seek='{other}']").inner_text()
+
+    dave.goto(server + "/")
+    dave.wait_for_selector("body[data-socket='open']", state="attached", timeout=TIMEOUT)
+    pool_button = "button[data-pool='tictactoe:1+0']"
+    bob.goto(server + "/")
+    bob.locator(pool_button).click()
+    bob.wait_for_url("**/lobby/wait", timeout=TIMEOUT)
+    dave.locator(f"{pool_button} .pools__count[data-count='1']").wait_for(timeout=TIMEOUT)  # live, no reload
+
+    alice.set_viewport_size({"width": 360, "height": 800})  # "yours", when it lapses: still fits
+    assert alice.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
+    own.locator("button").click()  # Alice cancels from the pushed list (its form signed by lobby.js)
+    alice.wait_for_url("**/lobby/", timeout=TIMEOUT)
+    alice.locator(f".seeks__item[data-seek='{seek}']").wait_for(state="detached", timeout=TIMEOUT)
+    assert errors == []
