@@ -24,9 +24,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import numpy as np
 from connect_timing import sample_positions
 
-from games.ai import connect as ai
-from games.ai import connect_core as core
-from games.engine.connect import State
+from games.kinds.connect import core
+from games.kinds.connect import player as ai
+from games.kinds.connect.rules import State
 
 
 def solve(table: np.ndarray, state: State, weak: bool) -> tuple[int, float, int]:

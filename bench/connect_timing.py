@@ -31,9 +31,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from games.ai import connect as ai
-from games.ai import connect_book as book
-from games.engine import connect
+from games.kinds.connect import book
+from games.kinds.connect import player as ai
+from games.kinds.connect import rules as connect
 
 BUCKETS = ((0, 4), (5, 8), (9, 12), (13, 16), (17, 20), (21, 26), (27, 41))
 

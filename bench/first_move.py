@@ -12,6 +12,12 @@ creates one game per kind in ``--games`` over the API with the computer to move 
 and prints the seconds from the address to that move (one kind after another). Then
 it stops the server and starts it again in the same folder (``--starts``): a second
 start finds the compiled code of the first.
+
+With ``--fresh`` it clones the checkout instead (``git clone``, then ``--rev``) and
+links no ``.venv``: ``scripts/serve`` creates and fills its own, with empty download
+caches in the folder (uv's and pip's), as on a machine that never installed them.
+``--installer pip`` sets ``SETUP_INSTALLER=pip`` (scripts/setup's fallback). It prints
+``scripts/serve``'s own lines, which say how long each step took.
 """
 
 from __future__ import annotations
@@ -51,20 +57,33 @@ def export(rev: str, folder: Path) -> None:
     (folder / ".venv").symlink_to((ROOT / ".venv").resolve())
 
 
-def run(rev: str, kinds: list[str], starts: int) -> list[dict[str, float]]:
+def clone(rev: str, folder: Path) -> None:
+    subprocess.run(["git", "clone", "--quiet", str(ROOT), str(folder)], check=True)
+    subprocess.run(["git", "-C", str(folder), "checkout", "--quiet", rev], check=True)
+
+
+def run(rev: str, kinds: list[str], starts: int, fresh: bool, installer: str) -> list[dict[str, float]]:
     with tempfile.TemporaryDirectory(prefix="first-move-") as tmp:
-        folder = Path(tmp)
-        export(rev, folder)
-        return [start_once(folder, kinds) for _ in range(starts)]
+        folder = Path(tmp) / "site"
+        if fresh:
+            clone(rev, folder)
+        else:
+            folder.mkdir()
+            export(rev, folder)
+        env = {"SETUP_INSTALLER": installer}
+        if fresh:
+            env.update(UV_CACHE_DIR=f"{tmp}/uv-cache", PIP_CACHE_DIR=f"{tmp}/pip-cache")
+        return [start_once(folder, kinds, env) for _ in range(starts)]
 
 
-def start_once(folder: Path, kinds: list[str]) -> dict[str, float]:
+def start_once(folder: Path, kinds: list[str], extra: dict[str, str]) -> dict[str, float]:
     """One start of scripts/serve in ``folder`` and the computer's first move of each kind."""
     times: dict[str, float] = {}
     port = free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith(("AI_", "DATABASE_", "REDIS_"))}
     # The bench polls the game every 50 ms: above the API's default rate limit.
     env.update(PORT=str(port), HOST="127.0.0.1", PYTHONUNBUFFERED="1", API_RATE_LIMIT="100000/minute")
+    env.update(extra)
     log = folder / "serve.log"  # a file, not a pipe: a full pipe would stall the server
     start = time.monotonic()
     with log.open("w") as out:
@@ -92,6 +111,7 @@ def start_once(folder: Path, kinds: list[str]) -> dict[str, float]:
             while call(f"{base}/api/v1/games/{game['id']}")["ply"] < 1:
                 time.sleep(0.05)
             times[f"{kind} first move"] = time.monotonic() - address
+        print("".join(line for line in log.read_text().splitlines(True) if line.startswith("[serve")))
     finally:
         os.killpg(serve.pid, signal.SIGTERM)
         try:
@@ -108,8 +128,11 @@ def main() -> None:
     parser.add_argument("--rev", default="HEAD", help="the commit to export (default HEAD)")
     parser.add_argument("--games", default="quarto,connect,ultimate", help="kinds, comma-separated")
     parser.add_argument("--starts", type=int, default=2, help="starts in the same folder (default 2)")
+    parser.add_argument("--fresh", action="store_true", help="a clone with its own new .venv")
+    parser.add_argument("--installer", default="uv", choices=["uv", "pip"], help="scripts/setup's")
     args = parser.parse_args()
-    for number, times in enumerate(run(args.rev, args.games.split(","), args.starts), 1):
+    runs = run(args.rev, args.games.split(","), args.starts, args.fresh, args.installer)
+    for number, times in enumerate(runs, 1):
         said = ", ".join(f"{name} {seconds:.2f} s" for name, seconds in times.items())
         print(f"rev {args.rev}, start {number}: {said}")
 

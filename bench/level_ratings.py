@@ -21,7 +21,8 @@ RD does. A level is
 **established** when its RD is at most 110, as for people; the site then shows its
 rating ("club, about 1450") and lets an account play it rated (docs/architecture.md).
 
-``--write`` stores the result in games/ai/data/level_ratings.json, which the catalog reads.
+``--write`` stores each game's result in its package, games/kinds/<kind>/level_ratings.json,
+which the catalog reads.
 """
 
 from __future__ import annotations
@@ -46,7 +47,7 @@ from ratings import glicko2  # noqa: E402
 REFERENCE = "random"
 REFERENCE_RATING = glicko2.Rating(800.0, 30.0)
 PRIOR = glicko2.Rating(1500.0, 350.0)
-OUT = ROOT / "games" / "ai" / "data" / "level_ratings.json"
+KINDS = ROOT / "games" / "kinds"  # each game's ratings: its package's level_ratings.json
 
 
 def play_game(job: tuple[str, str, str, int, float]) -> tuple[str, str, str, float]:
@@ -115,10 +116,10 @@ def main() -> None:
         "--kinds", nargs="+", default=[k for k, s in sorted(catalog.CATALOG.items()) if s.player]
     )
     parser.add_argument("--workers", type=int, default=1)
-    parser.add_argument("--write", action="store_true", help=f"store the ratings in {OUT.relative_to(ROOT)}")
+    parser.add_argument("--write", action="store_true", help="store each game's ratings in its package")
     args = parser.parse_args()
 
-    stored: dict[str, Any] = json.loads(OUT.read_text()) if OUT.exists() else {}
+    stored: dict[str, Any] = {}
     with ProcessPoolExecutor(args.workers, initializer=_warm) as pool:
         for kind in args.kinds:
             players = [REFERENCE, *catalog.get(kind).levels]
@@ -150,8 +151,10 @@ def main() -> None:
                         "games": len(mine),
                     }
     if args.write:
-        OUT.write_text(json.dumps(stored, indent=2, sort_keys=True) + "\n")
-        print(f"\nwritten to {OUT.relative_to(ROOT)}")
+        for kind, levels in stored.items():
+            out = KINDS / kind / "level_ratings.json"
+            out.write_text(json.dumps(levels, indent=2, sort_keys=True) + "\n")
+            print(f"\nwritten to {out.relative_to(ROOT)}")
 
 
 if __name__ == "__main__":

@@ -74,7 +74,7 @@ import time
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 from urllib.parse import urlencode, urlsplit
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -552,6 +552,31 @@ def stop_processes(procs: list[subprocess.Popen[bytes]], sig: int = signal.SIGTE
             proc.kill()
 
 
+def start_daphne(
+    env: dict[str, str], folder: Path, app: str = "quarto_site.asgi:application", cwd: Path = ROOT
+) -> tuple[subprocess.Popen[bytes], str, IO[bytes]]:
+    """One Daphne process on a free port serving ``app`` (imported from ``cwd``), logging to
+    ``folder/daphne-PORT.log`` (the log stays open for the server's life: the caller closes it)."""
+    port = free_port()
+    log = open(folder / f"daphne-{port}.log", "wb")  # noqa: SIM115
+    proc = subprocess.Popen(
+        # As scripts/stack starts it: a listen backlog of 2048, not Twisted's 50.
+        [
+            sys.executable,
+            "-m",
+            "daphne",
+            "-e",
+            f"tcp:port={port}:interface=127.0.0.1:backlog=2048",
+            app,
+        ],
+        cwd=cwd,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    return proc, f"http://127.0.0.1:{port}", log
+
+
 async def start_embedded() -> Servers:
     """One Daphne process on SQLite and the in-memory layer, in a temporary folder."""
     folder = Path(tempfile.mkdtemp(prefix="live-load-"))
@@ -560,24 +585,7 @@ async def start_embedded() -> Servers:
         env.pop(name, None)
     python = sys.executable
     subprocess.run([python, "manage.py", "migrate", "-v", "0"], cwd=ROOT, env=env, check=True)
-    port = free_port()
-    log = open(folder / "daphne.log", "wb")  # noqa: SIM115  (kept open for the server's life)
-    proc = subprocess.Popen(
-        # As scripts/stack starts it: a listen backlog of 2048, not Twisted's 50.
-        [
-            python,
-            "-m",
-            "daphne",
-            "-e",
-            f"tcp:port={port}:interface=127.0.0.1:backlog=2048",
-            "quarto_site.asgi:application",
-        ],
-        cwd=ROOT,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
-    url = f"http://127.0.0.1:{port}"
+    proc, url, log = start_daphne(env, folder)
 
     def stop() -> None:
         stop_processes([proc])

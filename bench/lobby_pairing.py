@@ -18,7 +18,6 @@ import json
 import os
 import shutil
 import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -29,6 +28,9 @@ import urllib.error
 import urllib.request
 from collections import Counter
 from pathlib import Path
+
+# Run as a script, this folder is on the path: the Daphne start is live_load's.
+from live_load import start_daphne
 
 ROOT = Path(__file__).resolve().parent.parent
 UNLIMITED = {
@@ -51,19 +53,13 @@ sys.stdout.write(json.dumps(tokens))
 """
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 def wait_ready(url: str, seconds: float = 60) -> None:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         try:
             with urllib.request.urlopen(url + "/healthz?degraded=ok", timeout=5):
                 return
-        except (urllib.error.URLError, ConnectionError):
+        except OSError:  # refused, reset, or no answer yet (URLError is one too)
             time.sleep(0.2)
     raise SystemExit(f"the server at {url} did not answer within {seconds} s")
 
@@ -105,23 +101,7 @@ def main() -> None:
         text=True,
     )
     tokens: list[str] = json.loads(made.stdout.strip().splitlines()[-1])
-    port = free_port()
-    log = open(folder / "daphne.log", "wb")  # noqa: SIM115  (kept open for the server's life)
-    server = subprocess.Popen(
-        [
-            python,
-            "-m",
-            "daphne",
-            "-e",
-            f"tcp:port={port}:interface=127.0.0.1:backlog=2048",
-            "quarto_site.asgi:application",
-        ],
-        cwd=ROOT,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
-    url = f"http://127.0.0.1:{port}"
+    server, url, log = start_daphne(env, folder)
     try:
         wait_ready(url)
         run(url, tokens, args)

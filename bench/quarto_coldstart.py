@@ -23,8 +23,8 @@ ROOT = Path(__file__).resolve().parent.parent
 CHILD = """
 import json, random, sys, time
 t0 = float(sys.argv[1]); budget = float(sys.argv[2])
-from games.ai.quarto import choose_move, warm_up
-from games.engine.quarto import initial_state
+from games.kinds.quarto.player import choose_move, warm_up
+from games.kinds.quarto.rules import initial_state
 t_import = time.time() - t0
 warm = warm_up()
 t_warm = time.time() - t0

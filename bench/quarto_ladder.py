@@ -18,8 +18,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from games.ai.quarto import LEVELS, choose_move, warm_up
-from games.engine.quarto import initial_state
+from games.kinds.quarto.player import LEVELS, choose_move, warm_up
+from games.kinds.quarto.rules import initial_state
 
 
 def play_game(job: tuple[str, str, int, float]) -> tuple[str, str, int, float | None]:

@@ -16,8 +16,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from games.ai import tictactoe as ai
-from games.engine import tictactoe as ttt
+from games.kinds.tictactoe import player as ai
+from games.kinds.tictactoe import rules as ttt
 
 
 @cache

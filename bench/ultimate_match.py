@@ -14,8 +14,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from games.ai import ultimate as ai
-from games.engine import ultimate as u
+from games.kinds.ultimate import player as ai
+from games.kinds.ultimate import rules as u
 
 
 def play_game(master_seat: int, sims: int, budget: float, level: str, rng: random.Random) -> int | None:

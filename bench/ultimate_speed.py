@@ -13,9 +13,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from games.ai import ultimate as ai
-from games.ai import ultimate_core as core
-from games.engine import ultimate as u
+from games.kinds.ultimate import core
+from games.kinds.ultimate import player as ai
+from games.kinds.ultimate import rules as u
 
 
 def main() -> None:

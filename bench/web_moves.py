@@ -86,7 +86,7 @@ class Browser:
 
 # A drawn-out Quarto game between two people: (seat, action) in order.
 def quarto_record() -> list[str]:
-    from games.engine import quarto
+    from games.kinds.quarto import rules as quarto
 
     state = quarto.initial_state()
     texts = []
@@ -101,7 +101,7 @@ def quarto_record() -> list[str]:
 
 
 def play_friends_game(a: Browser, b: Browser, record: list[str]) -> list[float]:
-    from games.engine import quarto
+    from games.kinds.quarto import rules as quarto
 
     game_id = a.new_game(kind="quarto", opponent="human", seat="first")
     b.join(game_id)

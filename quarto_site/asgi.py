@@ -15,6 +15,9 @@ from django.core.asgi import get_asgi_application
 
 django_asgi_app = get_asgi_application()
 
+from django.conf import settings  # noqa: E402
+
+from quarto_site.draining import Drain, install  # noqa: E402
 from quarto_site.lean import LeanASGIHandler, Router  # noqa: E402
 
 http = Router(django_asgi_app, LeanASGIHandler())
@@ -24,6 +27,9 @@ from games.live.origin import SameOriginValidator  # noqa: E402
 from games.live.routing import websocket_urlpatterns  # noqa: E402
 from games.runner.turns import runner  # noqa: E402
 from lobby.routing import websocket_urlpatterns as lobby_routes  # noqa: E402
+from monitoring.sockets import CountSockets  # noqa: E402
+from tournaments import live as tournaments_live  # noqa: E402
+from tournaments.routing import websocket_urlpatterns as tournament_routes  # noqa: E402
 
 
 def bind_running_loop() -> None:
@@ -33,6 +39,7 @@ def bind_running_loop() -> None:
     runner.bind(loop)
     push.bind(loop)
     recovery.bind(loop)
+    tournaments_live.bind(loop)  # the tournaments' timer, beside the clock sweeper
 
 
 def bind_when_served() -> bool:
@@ -53,6 +60,7 @@ def bind_when_served() -> bool:
     if not isinstance(reactor, AsyncioSelectorReactor):
         return False
     reactor.callWhenRunning(reactor.callLater, 0, bind_running_loop)
+    reactor.callWhenRunning(reactor.callLater, 0, install, application, reactor, settings.DRAIN_TIMEOUT)
     return True
 
 
@@ -71,15 +79,17 @@ class BindRunner:
 # The session only, loaded lazily (the consumer caches its player id): Channels' auth
 # middleware would read the user from the database on every connect, on the one thread
 # that serves synchronous views.
-# The lobby's socket first: games' routes end with a catch-all refusal.
-websockets = SessionMiddlewareStack(URLRouter([*lobby_routes, *websocket_urlpatterns]))
+# The lobby's and tournaments' sockets first: games' routes end with a catch-all refusal.
+websockets = SessionMiddlewareStack(URLRouter([*lobby_routes, *tournament_routes, *websocket_urlpatterns]))
 
-application = BindRunner(
-    ProtocolTypeRouter(
-        {
-            "http": http,
-            "websocket": SameOriginValidator(websockets),
-        }
+application = Drain(
+    BindRunner(
+        ProtocolTypeRouter(
+            {
+                "http": http,
+                "websocket": CountSockets(SameOriginValidator(websockets)),
+            }
+        )
     )
 )
 bind_when_served()

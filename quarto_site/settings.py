@@ -7,13 +7,22 @@ and in-process AI: one process, no extra services.
 from __future__ import annotations
 
 import os
-import secrets
 from pathlib import Path
 from typing import Any
 
-import dj_database_url
 import django_stubs_ext
 from django.core.exceptions import ImproperlyConfigured
+
+from quarto_site.config import (
+    check_heartbeat,
+    database_config,
+    env_bool,
+    env_float,
+    redis_caches,
+    secret_key,
+    site_url,
+)
+from quarto_site.observability import init_sentry
 
 # Lets admin and form classes take type arguments at run time.
 django_stubs_ext.monkeypatch()
@@ -21,34 +30,8 @@ django_stubs_ext.monkeypatch()
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 
-def env_bool(name: str, default: bool) -> bool:
-    value = os.environ.get(name)
-    if value is None:
-        return default
-    return value.strip().lower() in ("1", "true", "yes", "on")
-
-
-def env_float(name: str, default: float) -> float:
-    value = os.environ.get(name)
-    try:
-        return default if value is None else float(value)
-    except ValueError:
-        raise ImproperlyConfigured(f"{name} must be a number, not {value!r}") from None
-
-
-def _secret_key() -> str:
-    if key := os.environ.get("SECRET_KEY"):
-        return key
-    # A self-hosted site keeps its key across restarts so sessions (and seats) survive.
-    path = BASE_DIR / ".secret_key"
-    if not path.exists():
-        path.write_text(secrets.token_urlsafe(50))
-        path.chmod(0o600)
-    return path.read_text().strip()
-
-
 DEBUG = env_bool("DJANGO_DEBUG", False)
-SECRET_KEY = _secret_key()
+SECRET_KEY = secret_key(BASE_DIR)
 ALLOWED_HOSTS = os.environ.get("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]").split(",")
 CSRF_TRUSTED_ORIGINS = [o for o in os.environ.get("CSRF_TRUSTED_ORIGINS", "").split(",") if o]
 
@@ -74,16 +57,25 @@ INSTALLED_APPS = [
     "accounts",
     "ratings",  # Glicko-2 per game and speed, for rated games between accounts
     "lobby",  # open seeks and quick pairing: strangers meet
+    "tournaments",  # arenas and Swiss events
+    "study",  # the analysis board's analysis, the explorer, puzzles
+    "learn",  # the rules pages and Quarto's guided first game
+    "monitoring",  # /metrics for Prometheus
 ]
 
 MIDDLEWARE = [
+    "monitoring.middleware.RequestMetricsMiddleware",  # first: times the whole chain
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # The reader's language: the language cookie (the footer's switcher), then Accept-Language;
+    # an account's own setting wins (accounts.middleware, after the user is known).
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "accounts.middleware.AccountLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "allauth.account.middleware.AccountMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
@@ -95,62 +87,35 @@ MIDDLEWARE = [
 
 ROOT_URLCONF = "quarto_site.urls"
 ASGI_APPLICATION = "quarto_site.asgi.application"
+# Threads running the API's and /healthz's requests (quarto_site/lean.py); an analysis holds one.
+LEAN_THREADS = max(1, int(os.environ.get("LEAN_THREADS", "16")))
+
+# A game is one package (games/kinds/<kind>/), holding its own partials and static files.
+GAME_PACKAGES = sorted(p.parent for p in (BASE_DIR / "games" / "kinds").glob("*/__init__.py"))
+GAME_TEMPLATES = [p / "templates" for p in GAME_PACKAGES if (p / "templates").is_dir()]
 
 TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
-        "DIRS": [BASE_DIR / "templates"],
+        "DIRS": [
+            BASE_DIR / "templates",
+            *(p / "templates" for p in GAME_PACKAGES if (p / "templates").is_dir()),
+        ],
         "APP_DIRS": True,
         "OPTIONS": {
             "context_processors": [
                 "django.template.context_processors.request",
+                "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "accounts.context_processors.preferences",
             ],
         },
     },
 ]
 
-# Databases: DATABASE_URL (postgres://... or sqlite:///...) or the embedded SQLite file.
-SQLITE_OPTIONS = {
-    # WAL + immediate transactions + a busy timeout: concurrent writers wait
-    # for each other instead of failing with "database is locked".
-    "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
-    "transaction_mode": "IMMEDIATE",
-    "timeout": 20,
-}
-SQLITE_ENGINE = "quarto_site.sqlite"
-
-
-def database_config(url: str | None, sqlite_path: str) -> dict[str, Any]:
-    """The default database: from a URL when given, else the SQLite file at ``sqlite_path``.
-
-    SQLite gets the same locking settings however it is named.
-    """
-    if url:
-        db: dict[str, Any] = dict(dj_database_url.parse(url, conn_max_age=0))
-    else:
-        # A file, not memory: tests with several threads need real locking.
-        db = {"ENGINE": "django.db.backends.sqlite3", "NAME": sqlite_path}
-        db["TEST"] = {"NAME": str(BASE_DIR / "test-db.sqlite3")}
-    if db["ENGINE"] in ("django.db.backends.sqlite3", SQLITE_ENGINE):
-        # Django's SQLite, with the writers of one process queued on a lock (see there).
-        db["ENGINE"] = SQLITE_ENGINE
-        db["OPTIONS"] = {**SQLITE_OPTIONS, **db.get("OPTIONS", {})}
-    elif db["ENGINE"] == "django.db.backends.postgresql":
-        # Under ASGI persistent connections leak; the pool reuses them safely. With
-        # health checks the pool checks each connection as it is taken, so one the
-        # server dropped (a restart, pg_terminate_backend) is replaced, not a 500.
-        db.setdefault("OPTIONS", {})["pool"] = {
-            "min_size": 2,
-            "max_size": int(os.environ.get("DATABASE_POOL_SIZE", "10")),
-            # Seconds a request waits for a connection (the database down: then a 503).
-            "timeout": env_float("DATABASE_POOL_TIMEOUT", 10.0),
-        }
-        db["CONN_HEALTH_CHECKS"] = True
-    return db
-
-
+# Databases: DATABASE_URL (postgres://... or sqlite:///...) or the embedded SQLite file
+# (quarto_site/config.py: database_config).
 default_db = database_config(
     os.environ.get("DATABASE_URL"), os.environ.get("SQLITE_PATH", str(BASE_DIR / "db.sqlite3"))
 )
@@ -180,13 +145,6 @@ else:
 # Caches: "default" (rate-limit counters, stored reviews) and "live" (the live layer's
 # renderings per game, ply and audience, who holds which seat, open sockets per audience).
 # In memory per process by default; in Redis when REDIS_URL is set, shared by every process.
-
-
-def redis_caches(url: str, prefix: str) -> dict[str, dict[str, Any]]:
-    """Both caches on Redis, each falling back to this process's memory while Redis is
-    unreachable (games/services/fallback_cache.py): the site keeps serving."""
-    backend = {"BACKEND": "games.services.fallback_cache.FallbackRedisCache", "LOCATION": url}
-    return {"default": {**backend, "KEY_PREFIX": prefix}, "live": {**backend, "KEY_PREFIX": prefix}}
 
 
 CACHES: dict[str, dict[str, Any]]
@@ -289,14 +247,6 @@ SEAT_HEARTBEAT = env_float("SEAT_HEARTBEAT", 10.0)
 SEAT_LOST_AFTER = env_float("SEAT_LOST_AFTER", 30.0)
 
 
-def check_heartbeat(every: float, lost_after: float) -> None:
-    if every > 0 and lost_after < 2 * every:
-        raise ImproperlyConfigured(
-            f"SEAT_LOST_AFTER ({lost_after:g}) must be at least twice SEAT_HEARTBEAT ({every:g}): "
-            "a server's pages would be taken for gone between two of its heartbeats"
-        )
-
-
 check_heartbeat(SEAT_HEARTBEAT, SEAT_LOST_AFTER)
 
 # Clocks (docs/architecture.md, "Clocks"). Every CLOCK_SWEEP seconds each web process ends the games whose
@@ -304,14 +254,24 @@ check_heartbeat(SEAT_HEARTBEAT, SEAT_LOST_AFTER)
 # real-time seat has CLOCK_FIRST_MOVE seconds for its first move, a correspondence seat
 # its days.
 CLOCK_SWEEP = env_float("CLOCK_SWEEP", 1.0)
+
+# Tournaments (docs/architecture.md, "Tournaments"): every TOURNAMENT_TICK seconds each web
+# process starts, pairs and finishes the tournaments that are due (0 turns the timer off);
+# an account may have TOURNAMENTS_PER_ACCOUNT tournaments to come or running at once.
+TOURNAMENT_TICK = env_float("TOURNAMENT_TICK", 1.0)
+TOURNAMENTS_PER_ACCOUNT = int(os.environ.get("TOURNAMENTS_PER_ACCOUNT", "3"))
 CLOCK_FIRST_MOVE = env_float("CLOCK_FIRST_MOVE", 30.0)
 
 # The lobby (docs/architecture.md, "The lobby"). A real-time seek lives while its page (or its API client)
 # asks for it at least every SEEK_ALIVE seconds, and a pool entry while its player waits;
-# one player has at most LOBBY_MAX_SEEKS open seeks; POST /api/v1/pairing waits at most
-# PAIRING_WAIT seconds before answering 204 (ask again).
+# a correspondence seek lapses SEEK_CORRESPONDENCE_DAYS after it was made; one player has
+# at most LOBBY_MAX_SEEKS open seeks and one client address LOBBY_MAX_SEEKS_PER_ADDRESS
+# (several players may share one); POST /api/v1/pairing waits at most PAIRING_WAIT
+# seconds before answering 204 (ask again).
 SEEK_ALIVE = env_float("SEEK_ALIVE", 10.0)
+SEEK_CORRESPONDENCE_DAYS = env_float("SEEK_CORRESPONDENCE_DAYS", 7.0)
 LOBBY_MAX_SEEKS = int(env_float("LOBBY_MAX_SEEKS", 3))
+LOBBY_MAX_SEEKS_PER_ADDRESS = int(env_float("LOBBY_MAX_SEEKS_PER_ADDRESS", 10))
 PAIRING_WAIT = env_float("PAIRING_WAIT", 10.0)
 API_MAX_BODY = 4 * 1024
 API_MAX_RECORD = 64 * 1024
@@ -338,7 +298,7 @@ SECURE_HSTS_SECONDS = int(env_float("SECURE_HSTS_SECONDS", 0))
 SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", False)
 SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", False)
-SECURE_REDIRECT_EXEMPT = [r"^healthz$"]  # load balancers probe over plain HTTP
+SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^metrics$"]  # probes and Prometheus come over plain HTTP
 if proxy_header := os.environ.get("SECURE_PROXY_SSL_HEADER"):
     SECURE_PROXY_SSL_HEADER = (proxy_header, "https")
 
@@ -356,6 +316,7 @@ if ACCOUNT_EMAIL_VERIFICATION not in ("none", "optional", "mandatory"):
 ACCOUNT_UNIQUE_EMAIL = True
 ACCOUNT_USERNAME_MIN_LENGTH = 1  # our rule (accounts/usernames.py) says 3-20, in its words
 ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
+ACCOUNT_FORMS = {"signup": "accounts.forms.SignupForm"}
 ACCOUNT_LOGOUT_ON_GET = False
 ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
 ACCOUNT_DEFAULT_HTTP_PROTOCOL = "https" if env_bool("SECURE_COOKIES", False) else "http"
@@ -378,8 +339,9 @@ if email_host := os.environ.get("EMAIL_HOST"):
 else:
     EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Quarto Site <noreply@localhost>")
-# The site's address as its emails link to it (a turn to play, a game ended).
-SITE_URL = os.environ.get("SITE_URL", "http://localhost:8000").rstrip("/")
+
+
+SITE_URL = site_url(os.environ.get("SITE_URL", ""), ALLOWED_HOSTS, env_bool("SECURE_COOKIES", False))
 
 SESSION_COOKIE_AGE = 60 * 60 * 24 * 365
 # Database sessions that tell the live layer's identity cache when one ends.
@@ -389,24 +351,52 @@ SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", False)
 CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
 
 LANGUAGE_CODE = "en"
+# The languages the site speaks (docs/translating.md); French first, the game's own.
+LANGUAGES = [("en", "English"), ("fr", "Français"), ("de", "Deutsch"), ("es", "Español")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "UTC"
-USE_I18N = False
+USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
-STATICFILES_DIRS = [BASE_DIR / "static"]
+STATIC_ROOT = Path(os.environ.get("STATIC_ROOT") or BASE_DIR / "staticfiles")
+STATICFILES_DIRS = [BASE_DIR / "static", *(p / "static" for p in GAME_PACKAGES if (p / "static").is_dir())]
 WHITENOISE_USE_FINDERS = True
+# collectstatic keeps the hashed names only (pages link nothing else), so it compresses half.
+WHITENOISE_KEEP_ONLY_HASHED_FILES = True
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
+    "staticfiles": {"BACKEND": "quarto_site.staticstorage.StaticStorage"},
 }
 
+LOG_FORMAT = os.environ.get("LOG_FORMAT", "plain")
+if LOG_FORMAT not in ("plain", "json"):
+    raise ImproperlyConfigured(f"LOG_FORMAT must be plain or json, not {LOG_FORMAT!r}")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "formatters": {
+        "plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"},
+        "json": {"()": "quarto_site.observability.JsonFormatter"},
+    },
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": LOG_FORMAT}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
     "loggers": {"daphne": {"level": "WARNING"}, "django.channels.server": {"level": "WARNING"}},
 }
+
+# Seconds a server told to stop (SIGTERM) waits for its requests in flight (quarto_site/draining.py).
+DRAIN_TIMEOUT = env_float("DRAIN_TIMEOUT", 10.0)
+
+# /metrics answers only these addresses or networks (the client's, through TRUSTED_PROXIES).
+METRICS_ALLOWED = [
+    a.strip() for a in os.environ.get("METRICS_ALLOWED", "127.0.0.1,::1").split(",") if a.strip()
+]
+
+# Errors to Sentry when SENTRY_DSN is set (docs/deployment.md).
+SENTRY_DSN = os.environ.get("SENTRY_DSN", "")
+if SENTRY_DSN:
+    init_sentry(
+        SENTRY_DSN,
+        os.environ.get("SENTRY_ENVIRONMENT", "production"),
+        env_float("SENTRY_TRACES_SAMPLE_RATE", 0.0),
+    )

@@ -12,7 +12,7 @@ from asgiref.sync import SyncToAsync, async_to_sync
 from django.db.utils import ConnectionHandler
 from django.test import AsyncClient
 
-from quarto_site.settings import SQLITE_ENGINE, SQLITE_OPTIONS, database_config
+from quarto_site.config import SQLITE_ENGINE, SQLITE_OPTIONS, database_config
 
 
 def test_sqlite_given_as_a_url_gets_the_locking_settings(tmp_path: Path) -> None:

@@ -6,8 +6,10 @@ import json
 import os
 import shutil
 import socket
+import sqlite3
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -57,11 +59,27 @@ class Processes:
 
     def __init__(self, folder: Path, env: dict[str, str]) -> None:
         self.folder = folder
-        self.env = {**env, "DJANGO_SETTINGS_MODULE": "quarto_site.settings"}
+        # A STATIC_ROOT of its own that nothing collects into: pages link the static files
+        # by their plain names, served from the source folders as they are now (a checkout's
+        # collected staticfiles/ may be older than its sources).
+        self.env = {
+            "STATIC_ROOT": str(folder / "static"),
+            **env,
+            "DJANGO_SETTINGS_MODULE": "quarto_site.settings",
+        }
         self.procs: list[subprocess.Popen[bytes]] = []
 
     def manage(self, *args: str) -> None:
         subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=self.env, check=True)
+
+    def migrate(self) -> None:
+        """The test's database migrated. On SQLite a copy of one file migrated once per test
+        process: a ``migrate`` costs a Django start and seconds, and gives the same file."""
+        path = self.env.get("SQLITE_PATH")
+        if not path or self.env.get("DATABASE_URL"):
+            self.manage("migrate", "-v", "0")
+            return
+        shutil.copyfile(migrated_sqlite(self.env), path)
 
     def start(self, name: str, *argv: str) -> subprocess.Popen[bytes]:
         log = self.folder / f"{name}.log"
@@ -91,6 +109,27 @@ class Processes:
                 proc.kill()
 
 
+_migrated: list[Path] = []
+
+
+def migrated_sqlite(env: dict[str, str]) -> Path:
+    """A SQLite file with every migration applied, made on the first call of this process."""
+    if not _migrated:
+        folder = Path(tempfile.mkdtemp(prefix="migrated-"))
+        template = folder / "db.sqlite3"
+        subprocess.run(
+            [sys.executable, "manage.py", "migrate", "-v", "0"],
+            cwd=ROOT,
+            env={**env, "SQLITE_PATH": str(template)},
+            check=True,
+        )
+        db = sqlite3.connect(template)
+        db.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # all in the file itself, no -wal beside it
+        db.close()
+        _migrated.append(template)
+    return _migrated[0]
+
+
 @pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The embedded set-up: one Daphne process, SQLite, in-memory layer, AI inline."""
@@ -117,7 +156,7 @@ def embedded_server(
     """One Daphne process on SQLite with the in-memory layer, ``settings`` in its environment."""
     folder = tmp_path_factory.mktemp(name)
     processes = Processes(folder, embedded_env(folder, settings))
-    processes.manage("migrate", "-v", "0")
+    processes.migrate()
     url = processes.daphne("daphne")
     try:
         if computer:
@@ -162,8 +201,11 @@ def wait_for_the_computer(url: str, seconds: float = 120) -> None:
     pytest.fail(f"the computer did not move within {seconds} s of the server's start")
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
+    """One Chromium per test file: Playwright's sync API runs an event loop in the main
+    thread while it is open, and a worker of the parallel run may take a file of plain
+    (synchronous or asyncio) tests next, which must not meet that loop."""
     if not shutil.which(CHROMIUM) and not Path(CHROMIUM).exists():
         if os.environ.get("CI"):
             pytest.fail(f"Chromium is missing at {CHROMIUM}: scripts/test installs it")
@@ -184,6 +226,23 @@ def page(browser: Any) -> Iterator[Any]:
     page = context.new_page()
     yield page
     context.close()
+
+
+@pytest.fixture
+def contexts(browser: Any) -> Iterator[Any]:
+    """New pages, each in a fresh browser context that knows nothing of the others
+    (strangers, or one person's two browsers); the CSP bypassed for axe's injected script
+    (test_accessibility.py)."""
+    made: list[Any] = []
+
+    def new(width: int = 1200, height: int = 900) -> Any:
+        context = browser.new_context(viewport={"width": width, "height": height}, bypass_csp=True)
+        made.append(context)
+        return context.new_page()
+
+    yield new
+    for context in made:
+        context.close()
 
 
 @pytest.fixture

@@ -185,6 +185,20 @@ def resign(page: Any) -> None:
     page.get_by_role("button", name="Yes, resign").click()
 
 
+def one_move_then_resign(first: Any, second: Any) -> Any:
+    """Two players' pages of a game between people: the side to move makes a grid move (the
+    first playable cell), the other resigns. The winner's page."""
+    first.wait_for_selector(".status__line[data-ply]", timeout=TIMEOUT)
+    second.wait_for_selector(".status__line[data-ply]", timeout=TIMEOUT)
+    mover = first if first.locator(".status__line.is-my-turn").count() else second
+    other = second if mover is first else first
+    mover.wait_for_selector(".status__line.is-my-turn", timeout=TIMEOUT)
+    mover.locator(".grid__cell.is-playable").first.click()
+    other.wait_for_selector(".status__line.is-my-turn", timeout=TIMEOUT)
+    resign(other)
+    return mover
+
+
 def rematch(offerer: Any, accepters: Sequence[Any], spectators: Sequence[Any]) -> str:
     """The offerer asks for a rematch, each accepter accepts it in turn; every page, the
     spectators' too, goes to the new game by itself. Its address, where every page is."""

@@ -1,6 +1,6 @@
 """axe-core finds no serious or critical accessibility violation on the site's pages: home,
-a game in play, its replay, a game with its clocks running, a finished game's review and
-History, on a phone and a laptop.
+each game of the catalog in play, its replay and its rules, the guided first game, a game
+with its clocks running, a finished game's review and History, on a phone and a laptop.
 
 axe-core comes from the npm registry, pinned in tests/e2e/package-lock.json and installed
 by ``npm ci --prefix tests/e2e`` (scripts/test); the test injects it from node_modules."""
@@ -12,6 +12,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+from games import catalog
 
 from .pages import new_game
 from .test_narrow_pages import LAPTOP, LONG_GAME, PHONE, import_record
@@ -65,10 +67,11 @@ def finished(server: str) -> int:
 
 def test_no_serious_violation_on_any_page(server: str, finished: int, sized: Any) -> None:
     found: dict[str, list[str]] = {}
-    quarto = new_game(sized, server, "quarto", {})
-    found["quarto game"] = violations(sized)
-    sized.goto(quarto.rstrip("/") + "/replay?ply=1")
-    found["quarto replay"] = violations(sized)
+    for kind in catalog.CATALOG:  # every game's page in play and its replay
+        url = new_game(sized, server, kind, {})
+        found[f"{kind} game"] = violations(sized)
+        sized.goto(url.rstrip("/") + "/replay?ply=1")
+        found[f"{kind} replay"] = violations(sized)
     found["clocked game"] = clocked_game(sized, server)
     pages = {
         "home": "/",
@@ -77,10 +80,21 @@ def test_no_serious_violation_on_any_page(server: str, finished: int, sized: Any
         "review": f"/games/{finished}/review",
         "history": "/games/history",
         "lobby": "/lobby/",
+        "tournaments": "/tournaments/",
     }
+    # Every game's rules page, and the guided first game before and after a step.
+    pages.update({f"rules of {kind}": f"/rules/{kind}/" for kind in catalog.CATALOG})
+    pages.update({"rules": "/rules/", "lesson": "/learn/quarto/"})
     for name, path in pages.items():
         sized.goto(server + path)
         if name == "review":
             sized.wait_for_selector(".review__table", timeout=30000)
         found[name] = violations(sized)
+    sized.goto(server + "/learn/quarto/")
+    sized.locator(".tray__slot[value='4']").click()  # a wrong piece: the word
+    sized.wait_for_selector(".lesson__word--wrong")
+    found["lesson, a wrong action"] = violations(sized)
+    sized.locator(".tray__slot[value='3']").click()
+    sized.wait_for_selector(".lesson__word--right")
+    found["lesson, a step done"] = violations(sized)
     assert {name: lines for name, lines in found.items() if lines} == {}

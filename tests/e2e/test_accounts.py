@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -15,22 +14,6 @@ from .pages import new_game
 
 pytestmark = pytest.mark.browser
 PASSWORD = "a-long-pass-phrase"
-
-
-@pytest.fixture
-def contexts(browser: Any) -> Iterator[Any]:
-    """Fresh browser contexts that know nothing of each other (strangers, or one person's
-    two browsers)."""
-    made: list[Any] = []
-
-    def new(width: int = 1200) -> Any:
-        context = browser.new_context(viewport={"width": width, "height": 900}, bypass_csp=True)
-        made.append(context)
-        return context.new_page()
-
-    yield new
-    for context in made:
-        context.close()
 
 
 def sign_up(page: Any, server: str, name: str) -> None:

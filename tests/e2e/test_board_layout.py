@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from ..kinds import boards_to_show
 from .pages import new_game, record_frames, wait_for_frame
 
 pytestmark = pytest.mark.browser
@@ -18,14 +19,8 @@ PHONE = {"width": 360, "height": 740}
 DESKTOP = {"width": 1366, "height": 850}
 WIDTHS = (360, 768, 1280, 1366, 1920)
 
-# The boards to check: a label, the game kind and the new-game form's fields.
-BOARDS = {
-    "quarto": ("quarto", {}),
-    "tictactoe": ("tictactoe", {}),
-    "connect-7x6": ("connect", {"width": "7", "height": "6"}),
-    "connect-12x12": ("connect", {"width": "12", "height": "12", "n": "5"}),
-    "ultimate": ("ultimate", {}),
-}
+# The boards to check, from the catalog: a label, the game kind and the new-game form's fields.
+BOARDS = boards_to_show()
 CELLS = ".board__cell, .grid__cell"
 # Screenshots to look at, when SCREENSHOTS names a folder.
 SHOTS = Path(os.environ["SCREENSHOTS"]) if os.environ.get("SCREENSHOTS") else None

@@ -89,7 +89,7 @@ def test_a_game_between_friends_logs_no_csp_violation(browser: Any, server: str)
         card.locator("button[type=submit]").click()
         invite = creator.locator("#invite-url").input_value()
         friend.goto(invite)
-        friend.locator("form button[type=submit]").last.click()
+        friend.get_by_role("button", name="Take the open seat").click()
         creator.locator(".tray.is-giving").wait_for()  # the join, pushed to the creator
         ply = friend.locator(".status__line").get_attribute("data-ply")
         creator.locator(".tray__slot:not([disabled])").first.click()

@@ -42,7 +42,7 @@ def restartable(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Restartabl
     folder = tmp_path_factory.mktemp("restartable")
     settings = {"AI_DELAY": "2", "AI_PROCESSES": "0", "AI_WARM_UP": "0", "WS_PRESENCE_DELAY": "0.2"}
     processes = Processes(folder, embedded_env(folder, settings))
-    processes.manage("migrate", "-v", "0")
+    processes.migrate()
     try:
         yield RestartableServer(processes)
     finally:

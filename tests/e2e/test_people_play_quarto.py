@@ -6,6 +6,7 @@ the win."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -103,3 +104,56 @@ def test_two_people_and_a_spectator_through_a_whole_evening(quick_abandon_server
     for page in (a, watcher):
         page.context.close()
     assert not errors, errors[:5]
+
+
+def test_a_spectator_whose_socket_never_opens_follows_the_rematch_by_the_poll(
+    server: str, browser: Any
+) -> None:
+    """The rematch link reaches a page without a socket by its poll, and the page goes there."""
+    a, b, watcher = people(browser, 3)
+    errors = watch_for_errors({"A": a, "B": b})
+    watcher.route_web_socket("**/ws/**", lambda socket: socket.close())
+    take_seat(b, invite_friend(a, server, "quarto"))
+    watcher.goto(a.url)
+    assert watcher.locator("body[data-socket='open']").count() == 0
+    act(a)
+    at_ply(watcher, 1)  # by the poll
+    resign(b)
+    watcher.wait_for_selector(".status__line.is-over", timeout=TIMEOUT)
+    old = watcher.url
+    offer(a, "Rematch", [b], "a rematch")
+    answer(b, "Accept")
+    watcher.wait_for_url(
+        lambda url: url != old and re.search(r"/games/\d+/$", url) is not None, wait_until="commit"
+    )
+    at_ply(watcher, 0)
+    assert watcher.url == b.url
+    assert not errors, errors
+
+
+def test_the_offerer_follows_the_rematch_when_its_own_answer_comes_after_the_push(
+    server: str, browser: Any
+) -> None:
+    """The offer's answer is held back until the other player has accepted: by then a push
+    has replaced the offer's form (its own events reach no listener) and brought the link."""
+    a, b = people(browser, 2)
+    take_seat(b, invite_friend(a, server, "quarto"))
+    a.wait_for_selector("#status:not(:has(#invite-url))", timeout=TIMEOUT)
+    resign(b)
+    a.wait_for_selector(".status__line.is-over", timeout=TIMEOUT)
+    held: list[tuple[Any, Any]] = []
+    a.route("**/rematch", lambda route: held.append((route, route.fetch())))
+    old = a.url
+    a.get_by_role("button", name="Rematch").click()
+    b.locator(".actions__offer", has_text="a rematch").wait_for(timeout=TIMEOUT)
+    a.locator(".actions__offer", has_text="You asked for a rematch").wait_for(timeout=TIMEOUT)
+    answer(b, "Accept")
+    a.locator("a[data-follow]").wait_for(timeout=TIMEOUT)  # pushed while the answer is held
+    assert len(held) == 1 and a.url == old
+    route, response = held[0]
+    route.fulfill(response=response)
+    a.wait_for_url(
+        lambda url: url != old and re.search(r"/games/\d+/$", url) is not None, wait_until="commit"
+    )
+    at_ply(a, 0)
+    b.wait_for_url(a.url)

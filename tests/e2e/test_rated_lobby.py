@@ -35,7 +35,7 @@ def rated_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The embedded set-up with two accounts whose blitz tic-tac-toe ratings are established."""
     folder = tmp_path_factory.mktemp("rated")
     processes = Processes(folder, embedded_env(folder))
-    processes.manage("migrate", "-v", "0")
+    processes.migrate()
     processes.manage("shell", "-c", SEED)
     url = processes.daphne("daphne")
     try:

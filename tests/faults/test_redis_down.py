@@ -17,7 +17,7 @@ from django.test import Client
 from games.live.layers import PatientRedisPubSubChannelLayer
 from games.models import Game
 from games.services import fallback_cache
-from quarto_site import settings as site_settings
+from quarto_site import config
 from quarto_site.asgi import application
 
 from .redis_server import RedisServer, wait_for
@@ -36,7 +36,7 @@ def on_redis(
 ) -> Iterator[RedisServer]:
     """The site's caches and channel layer on the test's own redis-server, as REDIS_URL sets them."""
     before = settings.CACHES
-    settings.CACHES = site_settings.redis_caches(redis_server.url, "test-down")
+    settings.CACHES = config.redis_caches(redis_server.url, "test-down")
     layer = PatientRedisPubSubChannelLayer(hosts=[redis_server.url])
     monkeypatch.setitem(channel_layers.backends, "default", layer)
     monkeypatch.setattr(fallback_cache, "RETRY_SECONDS", 0.2)

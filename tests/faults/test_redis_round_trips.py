@@ -17,7 +17,7 @@ from django.core.cache.backends.locmem import LocMemCache
 
 from games.presenting import audiences, presence
 from games.services import fallback_cache, ratelimit
-from quarto_site import settings as site_settings
+from quarto_site import config
 
 from .redis_server import RedisServer
 
@@ -28,7 +28,7 @@ def on_redis(
 ) -> Iterator[redis.Redis]:
     """The site's caches on the test's own redis-server; a client to look at it."""
     before = settings.CACHES
-    settings.CACHES = site_settings.redis_caches(redis_server.url, "test-trips")
+    settings.CACHES = config.redis_caches(redis_server.url, "test-trips")
     monkeypatch.setattr(fallback_cache, "_down_since", None)
     monkeypatch.setattr(fallback_cache, "_down_until", 0.0)
     monkeypatch.setattr(presence, "local_counts", Counter())
