@@ -1,6 +1,7 @@
-"""The lobby over the WebSocket: one audience. A change is rendered once (a moment later,
-so a burst of changes is one rendering), stored in the live cache for sockets that connect
-next, and sent to the group every lobby socket of every process has joined."""
+"""The lobby over the WebSocket: one audience per language. A change is rendered once per
+language its sockets read (a moment later, so a burst of changes is one rendering), stored
+in the live cache for sockets that connect next, and sent to that language's group, which
+every lobby socket of every process reading it has joined (games/presenting/spoken.py)."""
 
 from __future__ import annotations
 
@@ -19,12 +20,13 @@ from django.conf import settings
 from django.db import close_old_connections
 from django.urls import reverse
 
-from games.presenting import audiences
+from games.presenting import spoken
 from games.services import players, ratelimit
 from games.services.moves import ServiceError
 from lobby import pool, presenting, services
 from lobby.models import Seek
 from lobby.seekers import Who
+from quarto_site.languages import scope_language
 
 log = logging.getLogger(__name__)
 
@@ -41,35 +43,30 @@ _scheduled = False
 _timer: threading.Timer | None = None
 
 
-def rendering(pools_only: bool = False) -> str:
-    """The latest rendering of the live part, or of the pools alone (rendered and stored
-    on a miss)."""
-    cache = audiences.live_cache()
-    key = POOLS_KEY if pools_only else NOW_KEY
-    html: str | None = cache.get(key)
-    if html is None:
-        html = presenting.render_pools() if pools_only else presenting.render_live()
-        cache.set(key, html, 3600)
-    return html
+def rendering(pools_only: bool = False, language: str = "") -> str:
+    """The latest rendering of the live part, or of the pools alone, in ``language`` (the
+    site's by default; rendered and stored on a miss)."""
+    render = presenting.render_pools if pools_only else presenting.render_live
+    return spoken.current(POOLS_KEY if pools_only else NOW_KEY, language or spoken.site_language(), render)
 
 
 def push_now() -> None:
-    """Render the live part once and send it to every lobby page."""
+    """Render the live part once per language read and send it to every lobby page."""
     global _scheduled
     with _lock:
         _scheduled = False
     try:
-        cache = audiences.live_cache()
-        html = presenting.render_live()
-        cache.set(NOW_KEY, html, 3600)
-        pools = presenting.render_pools()
-        pools_changed = cache.get(POOLS_KEY) != pools  # most changes are seeks: home pages skip them
-        cache.set(POOLS_KEY, pools, 3600)
         layer = get_channel_layer()
-        if layer is not None:
-            async_to_sync(layer.group_send)(GROUP, {"type": "lobby.frame", "html": html})
-            if pools_changed:
-                async_to_sync(layer.group_send)(POOLS_GROUP, {"type": "lobby.frame", "html": pools})
+        for language in spoken.read_in(GROUP):
+            html = spoken.rendered(language, presenting.render_live)
+            spoken.store(NOW_KEY, language, html)
+            pools = spoken.rendered(language, presenting.render_pools)
+            pools_changed = spoken.store(POOLS_KEY, language, pools)  # most changes are seeks
+            if layer is not None:
+                send = async_to_sync(layer.group_send)
+                send(spoken.group(GROUP, language), {"type": "lobby.frame", "html": html})
+                if pools_changed:  # home pages skip the others
+                    send(spoken.group(POOLS_GROUP, language), {"type": "lobby.frame", "html": pools})
     except Exception:  # a failed push leaves the pages to the next one
         log.exception("could not push the lobby")
     finally:
@@ -149,7 +146,9 @@ class LobbyConsumer(Counted):
         if not await self.admitted():
             return
         pools_only = parse_qs(self.scope.get("query_string", b"").decode("latin-1")).get("part") == ["pools"]
-        self.group = POOLS_GROUP if pools_only else GROUP
+        language = scope_language(self.scope)
+        self.group = spoken.group(POOLS_GROUP if pools_only else GROUP, language)
+        await database_sync_to_async(spoken.opened)(GROUP, language)
         try:
             await self.channel_layer.group_add(self.group, self.channel_name)
         except Exception:  # the layer is down: the page still gets the list as it is now
@@ -157,7 +156,7 @@ class LobbyConsumer(Counted):
         await self.accept()
         if _sweeper is None or _sweeper.done():  # one sweeper per process, while pages are open
             _sweeper = asyncio.get_running_loop().create_task(sweeping())
-        await self.send(text_data=await database_sync_to_async(rendering)(pools_only))
+        await self.send(text_data=await database_sync_to_async(rendering)(pools_only, language))
 
     async def disconnect(self, code: int) -> None:
         self.uncount()

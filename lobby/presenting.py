@@ -57,7 +57,7 @@ def seek_rows(kind: str | None = None, mine: frozenset[int] = frozenset()) -> li
             seek=seek,
             title=catalog.get(seek.kind).title,
             time_control=clock_rules.parse(seek.clock).label,
-            who=seek.user.get_username() if seek.user else "Anonymous",
+            who=seek.user.get_username() if seek.user else _("Anonymous"),
             rating=ratings.get(seek.pk),
             lapses=services.lapses_at(seek),
             mine=seek.pk in mine,

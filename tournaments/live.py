@@ -1,8 +1,9 @@
 """Tournaments over the WebSocket, and their timer on the server's loop.
 
-A tournament's page is one audience: a change is rendered once (a moment later, so a burst
-of changes is one rendering), stored in the live cache for the sockets that connect next,
-and sent to the group every socket of that tournament's page on every process has joined.
+A tournament's page is one audience per language: a change is rendered once per language
+its sockets read (a moment later, so a burst of changes is one rendering), stored in the
+live cache for the sockets that connect next, and sent to that language's group, which
+every socket of that tournament's page on every process has joined (games/presenting/spoken.py).
 The tick (start, pair, finish; tournaments/pairing.py) runs every ``TOURNAMENT_TICK``
 seconds on each web process's event loop, as the clock sweeper does, in a thread of its
 own so that pairing never waits behind the pages' renderings; a game's end wakes it for
@@ -27,9 +28,10 @@ from django.conf import settings
 from django.db import close_old_connections
 from django.urls import reverse
 
-from games.presenting import audiences
+from games.presenting import spoken
 from games.services import players
 from games.services.base import ServiceError
+from quarto_site.languages import scope_language
 from tournaments import pairing, presenting
 from tournaments.models import Entry
 
@@ -37,7 +39,6 @@ log = logging.getLogger(__name__)
 
 NO_SUCH_TOURNAMENT = 4004  # closes a socket that asks for a tournament that does not exist
 PUSH_DELAY = 0.2  # changes within this many seconds are pushed as one rendering
-LIST_GROUP = "tournaments"
 
 _lock = threading.Lock()
 _timers: dict[int, threading.Timer] = {}
@@ -51,26 +52,25 @@ def cache_key(tournament_id: int) -> str:
     return f"tournament:{tournament_id}:now"
 
 
-def rendering(tournament_id: int) -> str:
-    """The latest rendering of the tournament's live part (rendered and stored on a miss)."""
-    cache = audiences.live_cache()
-    html: str | None = cache.get(cache_key(tournament_id))
-    if html is None:
-        html = presenting.render_live(tournament_id)
-        cache.set(cache_key(tournament_id), html, 3600)
-    return html
+def rendering(tournament_id: int, language: str = "") -> str:
+    """The latest rendering of the tournament's live part in ``language`` (the site's by
+    default; rendered and stored on a miss)."""
+    language = language or spoken.site_language()
+    return spoken.current(cache_key(tournament_id), language, lambda: presenting.render_live(tournament_id))
 
 
 def push_now(tournament_id: int) -> None:
-    """Render the tournament's live part once and send it to all its pages."""
+    """Render the tournament's live part once per language read and send it to its pages."""
     with _lock:
         _timers.pop(tournament_id, None)
     try:
-        html = presenting.render_live(tournament_id)
-        audiences.live_cache().set(cache_key(tournament_id), html, 3600)
         layer = get_channel_layer()
-        if layer is not None:
-            async_to_sync(layer.group_send)(group(tournament_id), {"type": "tournament.frame", "html": html})
+        for language in spoken.read_in(group(tournament_id)):
+            html = spoken.rendered(language, lambda: presenting.render_live(tournament_id))
+            spoken.store(cache_key(tournament_id), language, html)
+            if layer is not None:
+                frame = {"type": "tournament.frame", "html": html}
+                async_to_sync(layer.group_send)(spoken.group(group(tournament_id), language), frame)
     except Exception:  # a failed push leaves the pages to the next one
         log.exception("could not push tournament %s", tournament_id)
     finally:
@@ -84,8 +84,8 @@ def on_change(tournament_id: int) -> None:
             return
         timer = threading.Timer(PUSH_DELAY, push_now, args=[tournament_id])
         timer.daemon = True
+        timer.start()  # before it is listed: flush() joins only started timers
         _timers[tournament_id] = timer
-        timer.start()
 
 
 def flush() -> None:
@@ -175,14 +175,16 @@ class TournamentConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # chann
 
     async def connect(self) -> None:
         tournament_id = int(self.scope["url_route"]["kwargs"]["pk"])
-        self.group_name = group(tournament_id)
+        language = scope_language(self.scope)
+        self.group_name = spoken.group(group(tournament_id), language)
+        await database_sync_to_async(spoken.opened)(group(tournament_id), language)
         try:
             await self.channel_layer.group_add(self.group_name, self.channel_name)
         except Exception:  # the layer is down: the page still gets the standings as they are
             log.warning("could not join the tournament's group", exc_info=True)
         await self.accept()
         try:
-            html = await database_sync_to_async(rendering)(tournament_id)
+            html = await database_sync_to_async(rendering)(tournament_id, language)
         except ServiceError:  # no such tournament
             await self.close(code=NO_SUCH_TOURNAMENT)
             return

@@ -79,6 +79,36 @@ def test_the_compiled_catalog_says_what_the_po_file_says(code: str, domain: str)
             assert compiled.gettext(key) == entry["msgstr"], f"{code}: {msgid!r} (run compilemessages)"
 
 
+# Messages a language may say the same way: a word that is both singular and plural, two
+# ways of asking one thing. Any other translation two messages share was most likely
+# carried over from a similar-looking message (gettext's fuzzy matching) and is wrong.
+SAID_ALIKE = [
+    {"game notice", "game notices"},
+    {"Players", "Player"},
+    {"playing", "Playing now", "Now playing", "Running", "Games in progress"},
+    {"a draw", "draw", "drawn", "Drawn"},
+    {"Now play", "Your turn"},
+    {"they start", "the opponent starts"},
+    {"Speed", "Time control"},
+    {"resignation", "puzzle", "Puzzle"},
+]
+
+
+@pytest.mark.parametrize("domain", DOMAINS)
+@pytest.mark.parametrize("code", TRANSLATED)
+def test_no_two_messages_share_a_translation_by_accident(code: str, domain: str) -> None:
+    said: dict[str, set[str]] = {}
+    for entry in entries(LOCALE / code / "LC_MESSAGES" / f"{domain}.po")[1:]:
+        if "msgid_plural" not in entry and entry["msgstr"]:
+            said.setdefault(str(entry["msgstr"]), set()).add(str(entry["msgid"]))
+    shared = [
+        (text, sorted(ids))
+        for text, ids in said.items()
+        if len({i.lower() for i in ids}) > 1 and not any(ids <= alike for alike in SAID_ALIKE)
+    ]
+    assert not shared, f"{code}: one translation for different messages: {shared}"
+
+
 @pytest.mark.parametrize("domain", DOMAINS)
 def test_french_puts_a_no_break_space_before_double_punctuation(domain: str) -> None:
     po = LOCALE / "fr" / "LC_MESSAGES" / f"{domain}.po"
