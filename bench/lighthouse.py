@@ -25,6 +25,7 @@ import time
 import urllib.error
 import urllib.request
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 LIGHTHOUSE = ROOT / "bench" / "lighthouse" / "node_modules" / ".bin" / "lighthouse"
@@ -100,6 +101,11 @@ def losses(report: dict[str, object]) -> list[str]:
             score = found.get("score")
             if ref["weight"] and score is not None and float(score) < 1:  # type: ignore[arg-type]
                 lines.append(f"      {name}: {ref['id']} ({found.get('displayValue') or score})")
+    if lines:  # where the main thread's time went (what blocking time is made of)
+        details: Any = audits.get("mainthread-work-breakdown", {}).get("details") or {}
+        items = details.get("items", [])
+        spent = ", ".join(f"{i['groupLabel']} {i['duration']:.0f} ms" for i in items[:5])
+        lines.append(f"      main thread: {spent}")
     return lines
 
 
