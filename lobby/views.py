@@ -10,6 +10,7 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, QueryDict
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.views.decorators.http import require_POST, require_safe
 
 from games import catalog
@@ -100,7 +101,7 @@ def posted_clock(text: str) -> dict[str, Any]:
     try:
         return clock_rules.parse_label(text).to_json()
     except clock_rules.ClockError as exc:
-        raise ServiceError(exc.code, exc.message, field="clock") from exc
+        raise ServiceError(exc.code, exc.said(gettext), field="clock") from exc
 
 
 @require_POST

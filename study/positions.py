@@ -7,6 +7,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from django.utils.translation import gettext
+
 from games import catalog
 from games.engine import MoveError, OptionError
 from games.formats.record_model import MAX_MOVE_LENGTH
@@ -32,6 +34,15 @@ class Position:
         return notation.format(self.state) if notation else None
 
 
+def refused_action(index: int, text: str, exc: MoveError) -> str:
+    """An action the rules refuse, by its number and text, in the reader's language."""
+    return gettext("Action %(number)s (%(action)s): %(reason)s") % {
+        "number": index + 1,
+        "action": text[:20],
+        "reason": exc.said(gettext),
+    }
+
+
 def spec_of(kind: str) -> catalog.GameSpec:
     if kind not in catalog.CATALOG:
         raise ServiceError(
@@ -51,7 +62,7 @@ def resolve(
     try:
         clean = spec.rules.clean_options(options or {})
     except OptionError as exc:
-        raise ServiceError(exc.code, exc.message) from None
+        raise ServiceError(exc.code, exc.said(gettext)) from None
     if moves is not None and position is not None:
         raise ServiceError("moves_or_position", "Send the actions from the start or a position, not both.")
     if position is not None:
@@ -60,7 +71,7 @@ def resolve(
         try:
             moves = spec.notation.moves(spec.rules, position, clean)
         except MoveError as exc:
-            raise ServiceError(exc.code, exc.message) from None
+            raise ServiceError(exc.code, exc.said(gettext)) from None
     moves = list(moves or [])
     if len(moves) > MAX_MOVES:
         raise ServiceError("too_many_moves", f"A position is at most {MAX_MOVES} actions from the start.")
@@ -73,6 +84,6 @@ def resolve(
             move = spec.rules.parse_move(text)
             state = state.play(move)
         except MoveError as exc:
-            raise ServiceError(exc.code, f"Action {index + 1} ({text[:20]}): {exc.message}") from None
+            raise ServiceError(exc.code, refused_action(index, text, exc)) from None
         canonical.append(str(move))
     return Position(kind, clean, canonical, state)
