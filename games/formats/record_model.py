@@ -41,13 +41,16 @@ def _place(where: str) -> str | Phrase:
     return Phrase("move %(number)s", number=found.group(2))
 
 
+_WHERE_WHY = gettext_noop("%(where)s: %(reason)s")
+
+
 class RecordError(Refusal, ValueError):
     """A record that cannot be read or replayed; ``where`` is "line 7" or "move 7". The
     ``reason`` is a %-template and its words, or the refusal of the rules or the clock."""
 
     def __init__(self, where: str, reason: str | Refusal, /, **words: Any) -> None:
         said = reason if isinstance(reason, Refusal) else Phrase(reason, **words)
-        super().__init__(self.keep("%(where)s: %(reason)s", {"where": _place(where), "reason": said}))
+        super().__init__(self.keep(_WHERE_WHY, {"where": _place(where), "reason": said}))
         self.where = where
         self.reason = str(said) if isinstance(said, Phrase) else said.message
 
