@@ -67,7 +67,7 @@ def time_control(clock: Mapping[str, Any] | None) -> clock_rules.TimeControl:
     try:
         control = clock_rules.parse(clock)
     except clock_rules.ClockError as exc:
-        raise ServiceError(exc.code, exc.message, field="clock") from None
+        raise ServiceError(exc.code, exc.said(_), field="clock") from None
     if control.paused:
         raise ServiceError("bad_clock", _("A new game's clock cannot start paused."), field="clock")
     return control

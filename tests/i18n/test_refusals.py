@@ -4,12 +4,15 @@ the language cookie, a socket by its own language); the codes stay English."""
 
 from __future__ import annotations
 
+import io
 import json
+from pathlib import Path
 
 import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.conf import settings
+from django.core.management import CommandError, call_command
 from django.test import Client
 from django.utils import translation
 from django.utils.translation import gettext
@@ -167,3 +170,17 @@ async def test_a_socket_says_the_refusal_in_its_own_language() -> None:
     answer = json.loads(await comm.receive_from(timeout=5))
     assert answer == {"type": "error", "code": "occupied", "message": "La case b2 est déjà prise par X."}
     await comm.disconnect()
+
+
+def test_the_record_importer_says_a_refusal_in_the_terminals_language(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("LANG", "es_ES.UTF-8")
+    path = tmp_path / "bad.txt"
+    path.write_text('[Game "quarto"]\n3 a1 3')
+    with pytest.raises(CommandError) as refused:
+        call_command("import_record", str(path), stdout=io.StringIO())
+    said = "línea 2: 3: La pieza 3 (baja oscura cuadrada hueca) ya está usada."
+    assert str(refused.value) == f"{path}: {said}"
