@@ -184,3 +184,16 @@ def test_the_record_importer_says_a_refusal_in_the_terminals_language(
         call_command("import_record", str(path), stdout=io.StringIO())
     said = "línea 2: 3: La pieza 3 (baja oscura cuadrada hueca) ya está usada."
     assert str(refused.value) == f"{path}: {said}"
+
+
+@pytest.mark.django_db
+def test_the_lobbys_seek_form_says_the_rules_and_the_clocks_refusals_in_french() -> None:
+    client = Client()
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "fr"
+    option = client.post("/lobby/seeks", {"game": "connect", "connect.width": "99", "clock": "unlimited"})
+    assert option.status_code == 400
+    assert "width doit aller de 3 à 12, pas 99." in option.content.decode()
+    clock = client.post("/lobby/seeks", {"game": "tictactoe", "clock": "soon"})
+    assert clock.status_code == 400
+    said = "Écrivez une pendule sous la forme minutes+secondes (3+2), 3d ou unlimited."
+    assert said in clock.content.decode()
