@@ -7,6 +7,7 @@ from datetime import datetime
 from typing import Any
 
 from django.http import HttpRequest
+from django.utils.translation import gettext as _
 from ninja import Router, Schema, Status
 from ninja.utils import check_csrf
 
@@ -57,11 +58,12 @@ def session_account(request: HttpRequest) -> Account:
     """The logged-in account of a browser session that sent its CSRF header, or a refusal."""
     account = services.account_of(request.user)
     if account is None:
-        raise ServiceError("not_logged_in", "Log in on the site first: tokens are made from a session.", 401)
+        words = _("Log in on the site first: tokens are made from a session.")
+        raise ServiceError("not_logged_in", words, 401)
     if check_csrf(request) is not None:
-        raise ServiceError("csrf_failed", "Send the page's CSRF token in the X-CSRFToken header.", 403)
+        raise ServiceError("csrf_failed", _("Send the page's CSRF token in the X-CSRFToken header."), 403)
     if not account.in_good_standing:
-        raise ServiceError("account_closed", "This account cannot make tokens.", 403)
+        raise ServiceError("account_closed", _("This account cannot make tokens."), 403)
     return account
 
 
@@ -101,7 +103,7 @@ def get_account(request: HttpRequest) -> dict[str, Any]:
     """With a personal token in 'Authorization: Bearer <token>'."""
     account = services.account_for_token(bearer(request))
     if account is None:
-        raise ServiceError("unknown_token", "Send a personal API token (made in your settings).", 401)
+        raise ServiceError("unknown_token", _("Send a personal API token (made in your settings)."), 401)
     return {**user_json(account.user, account), "tokens": list(account.tokens.values_list("name", flat=True))}
 
 

@@ -1,9 +1,10 @@
 """An account's own language wins over the cookie and Accept-Language.
 
 Django's LocaleMiddleware (earlier in the chain) chose from the language cookie, then
-Accept-Language; once the user is known, an account that set a language gets it. The API
-answers by Accept-Language alone: a bot's token is not a session. The language cookie
-follows the account's language: the live sockets, which know no user, read it.
+Accept-Language; once the user is known, an account that set a language gets it. An API
+request gets the language of the account whose personal token it carries (a bot's token
+is not a session), else Accept-Language's. The language cookie follows the account's
+language: the live sockets, which know no user, read it.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from django.http import HttpRequest, HttpResponse
 from django.utils import translation
 
 from accounts.models import Account
+from games.api import plumbing
 
 
 def account_language(request: HttpRequest) -> str:
@@ -31,7 +33,11 @@ class AccountLanguageMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        if not request.path.startswith(("/api/", "/static/", "/healthz", "/metrics")):
+        if request.path.startswith("/api/"):
+            if language := plumbing.token_language(request):
+                translation.activate(language)
+                request.LANGUAGE_CODE = language
+        elif not request.path.startswith(("/static/", "/healthz", "/metrics")):
             language = account_language(request)
             if language:
                 translation.activate(language)

@@ -18,6 +18,7 @@ from django.utils.translation import gettext
 
 from accounts.models import Account, ApiToken
 from games.events import GameEvent, publish
+from games.identity import Holder
 from games.models import Game, Seat, hash_token
 from games.services import moderation, players
 from games.services.moves import ServiceError
@@ -110,14 +111,16 @@ def password_changed(user: Any, keep: str | None = None) -> int:
     return players.forget_player(account.player_id, keep=keep) if account is not None else 0
 
 
+def token_holder(token: str) -> Holder | None:
+    """games' token reader: a personal token acts as its account's player id, and reads
+    the account's language."""
+    account = account_for_token(token)
+    return Holder(account.player_id, account.language) if account is not None else None
+
+
 def token_player(token: str) -> str | None:
-    """games' token reader: a personal token acts as its account's player id."""
-    if not token.startswith(TOKEN_PREFIX):
-        return None
-    row = ApiToken.objects.filter(token_hash=hash_token(token)).select_related("account__user").first()
-    if row is None or not row.account.in_good_standing:
-        return None
-    return row.account.player_id
+    holder = token_holder(token)
+    return holder.player_id if holder else None
 
 
 def account_for_token(token: str | None) -> Account | None:

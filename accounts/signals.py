@@ -56,5 +56,5 @@ def connect() -> None:
         signal.connect(on_password_changed, dispatch_uid="accounts-password")
     post_save.connect(on_seat_saved, sender=Seat, dispatch_uid="accounts-seat")
     identity.add_session_check(services.session_player)
-    identity.add_token_reader(services.token_player)
+    identity.add_token_reader(services.token_holder)
     events.subscribe(notices.on_game_event)

@@ -6,17 +6,28 @@ apps above it: an app that adds identities (accounts) registers here at start-up
 
 - a *session check*: given a session's player id, the id still to use, or None when it
   no longer stands (an account closed or banned: its browsers lose its seats);
-- a *token reader*: given a bearer token, the player id it acts as, or None (a personal
-  API token acts as its account's player id in every game it holds a seat in).
+- a *token reader*: given a bearer token, who holds it (:class:`Holder`: the player id it
+  acts as and the language its account reads), or None (a personal API token acts as its
+  account's player id in every game it holds a seat in).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
+
+@dataclass(frozen=True)
+class Holder:
+    """Who a personal token acts for: a player id, and the language its account chose ("")."""
+
+    player_id: str
+    language: str = ""
+
+
 SessionCheck = Callable[[Any, str], "str | None"]
-TokenReader = Callable[[str], "str | None"]
+TokenReader = Callable[[str], "Holder | None"]
 
 _session_checks: list[SessionCheck] = []
 _token_readers: list[TokenReader] = []
@@ -42,11 +53,17 @@ def checked_player(session: Any, player_id: str) -> str | None:
     return value
 
 
-def token_player(token: str | None) -> str | None:
-    """The player id a bearer token acts as (a personal token), or None (a seat's token, or unknown)."""
+def token_holder(token: str | None) -> Holder | None:
+    """Who a bearer token acts for (a personal token), or None (a seat's token, or unknown)."""
     if not token:
         return None
     for reader in _token_readers:
         if found := reader(token):
             return found
     return None
+
+
+def token_player(token: str | None) -> str | None:
+    """The player id a bearer token acts as, or None."""
+    holder = token_holder(token)
+    return holder.player_id if holder else None

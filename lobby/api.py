@@ -11,6 +11,7 @@ from typing import Any, Literal
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
+from django.utils.translation import gettext as _
 from ninja import Field, Router, Schema, Status
 from pydantic import ConfigDict
 
@@ -101,9 +102,8 @@ def who(request: HttpRequest) -> Who:
         and not services.known_secret(token)
         and not known_token(request, token)
     ):
-        raise ServiceError(
-            "unknown_token", "That token is unknown or revoked; send none to play anonymously.", 401
-        )
+        words = _("That token is unknown or revoked; send none to play anonymously.")
+        raise ServiceError("unknown_token", words, 401)
     return found
 
 
@@ -212,7 +212,7 @@ async def pairing(request: HttpRequest, body: PairingIn) -> Any:
 def seat_of(waiting: pool.Waiting) -> int:
     game = waiting.game
     if game is None:
-        raise ServiceError("not_paired", "Not paired yet.", 409)
+        raise ServiceError("not_paired", _("Not paired yet."), 409)
     return next(s.index for s in game.seat_list if s.player_id == waiting.entry.player_id)
 
 

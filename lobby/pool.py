@@ -23,6 +23,7 @@ from typing import Any
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from games import clocks as clock_rules
 from games.models import Game
@@ -114,7 +115,8 @@ def join(who: Who, kind: object, clock: object, rng: random.Random | None = None
 
     Joining again the pool one waits in only says one still waits (and tries again)."""
     if not who.player_id:
-        raise ServiceError("no_player", "Quick pairing through the API needs a personal token.", 401)
+        words = gettext("Quick pairing through the API needs a personal token.")
+        raise ServiceError("no_player", words, 401)
     kind, _ = clean_game(kind, {})
     control = clean_clock(clock)
     now = timezone.now()

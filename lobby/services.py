@@ -17,7 +17,8 @@ from django.conf import settings
 from django.db import connection, transaction
 from django.db.models import Q
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from games import catalog
 from games import clocks as clock_rules
@@ -51,27 +52,26 @@ def count_created(address: str) -> None:
     """A seek or an accept counts as a game created (``RATE_LIMIT_CREATE``, as the pages' new game)."""
     wait = ratelimit.check("create", address, "RATE_LIMIT_CREATE") if address else 0
     if wait:
-        raise ServiceError(
-            "rate_limited", f"You are starting games too fast: try again in {wait} s.", 429, retry_after=wait
-        )
+        words = _("You are starting games too fast: try again in %(seconds)d s.") % {"seconds": wait}
+        raise ServiceError("rate_limited", words, 429, retry_after=wait)
 
 
 def clean_game(kind: object, options: object) -> tuple[str, dict[str, Any]]:
     """The game's kind and its checked options, for two players; a refusal otherwise."""
     if not isinstance(kind, str) or kind not in catalog.CATALOG:
         known = ", ".join(catalog.CATALOG)
-        raise ServiceError("unknown_game", f"Unknown game {kind!r}; known: {known}.", field="game")
+        words = _("Unknown game %(kind)s; known: %(known)s.") % {"kind": repr(kind), "known": known}
+        raise ServiceError("unknown_game", words, field="game")
     if options is not None and not isinstance(options, Mapping):
-        raise ServiceError(
-            "bad_option", "The options are an object of option names and values.", field="options"
-        )
+        words = _("The options are an object of option names and values.")
+        raise ServiceError("bad_option", words, field="options")
     spec = catalog.get(kind)
     try:
         clean = spec.rules.clean_options(options or {})
     except OptionError as exc:
-        raise ServiceError(exc.code, exc.said(gettext), field=exc.option) from exc
+        raise ServiceError(exc.code, exc.said(_), field=exc.option) from exc
     if spec.rules.new_state(clean).num_players != 2:
-        raise ServiceError("bad_option", "A seek is for two players.", field="options")
+        raise ServiceError("bad_option", _("A seek is for two players."), field="options")
     return kind, clean
 
 
@@ -80,17 +80,23 @@ def clean_game(kind: object, options: object) -> tuple[str, dict[str, Any]]:
 CLOCK_KEYS = frozenset({"initial", "increment", "days"})
 
 
+def shape() -> str:
+    """What a clock looks like (games.clocks.SHAPE, said in the request's language)."""
+    return _('Give the clock as {"initial": seconds, "increment": seconds} or {"days": n}.')
+
+
 def clean_clock(clock: object) -> clock_rules.TimeControl:
     if clock is not None and not isinstance(clock, Mapping):
-        raise ServiceError("bad_clock", clock_rules.SHAPE, field="clock")
+        raise ServiceError("bad_clock", shape(), field="clock")
     unknown = sorted(set(clock or {}) - CLOCK_KEYS, key=str)
     if unknown:
         said = ", ".join(repr(key) for key in unknown)
-        raise ServiceError("bad_clock", f"Unknown clock key {said}. {clock_rules.SHAPE}", field="clock")
+        words = _("Unknown clock key %(keys)s.") % {"keys": said}
+        raise ServiceError("bad_clock", f"{words} {shape()}", field="clock")
     try:
         return clock_rules.parse(clock)
     except clock_rules.ClockError as exc:
-        raise ServiceError(exc.code, exc.said(gettext), field="clock") from exc
+        raise ServiceError(exc.code, exc.said(_), field="clock") from exc
 
 
 def mine(who: Who) -> Q:
@@ -116,14 +122,20 @@ def check_seek_limits(who: Who) -> None:
     limit = settings.LOBBY_MAX_SEEKS
     open_seeks = Seek.objects.filter(status=Seek.Status.OPEN)
     if open_seeks.filter(mine(who)).count() >= limit:
-        raise ServiceError("too_many_seeks", f"You have {limit} open seeks already: cancel one first.", 409)
+        words = ngettext(
+            "You have %(count)d open seek already: cancel it first.",
+            "You have %(count)d open seeks already: cancel one first.",
+            limit,
+        )
+        raise ServiceError("too_many_seeks", words % {"count": limit}, 409)
     per_address = settings.LOBBY_MAX_SEEKS_PER_ADDRESS
     if who.client and open_seeks.filter(client=who.client).count() >= per_address:
-        raise ServiceError(
-            "too_many_seeks",
-            f"Your address has {per_address} open seeks already: cancel one or wait for one to be taken.",
-            409,
+        words = ngettext(
+            "Your address has %(count)d open seek already: cancel it or wait for it to be taken.",
+            "Your address has %(count)d open seeks already: cancel one or wait for one to be taken.",
+            per_address,
         )
+        raise ServiceError("too_many_seeks", words % {"count": per_address}, 409)
 
 
 def lock_seeker(who: Who) -> None:
@@ -155,18 +167,19 @@ def create_seek(
     kind, clean = clean_game(kind, options)
     control = clean_clock(clock)
     if seat not in SEATS:
-        raise ServiceError("bad_option", f"seat must be one of {', '.join(SEATS)}.", field="seat")
+        words = _("seat must be one of %(seats)s.") % {"seats": ", ".join(SEATS)}
+        raise ServiceError("bad_option", words, field="seat")
     if rated and not who.is_account:
-        raise ServiceError("rated_needs_account", "Rated games are between accounts: log in first.", 403)
+        raise ServiceError("rated_needs_account", _("Rated games are between accounts: log in first."), 403)
     if rated and not control.runs:
-        raise ServiceError("rated_needs_clock", "A rated game needs a clock.", field="clock")
+        raise ServiceError("rated_needs_clock", _("A rated game needs a clock."), field="clock")
     low, high = rating_range
     if (low is not None or high is not None) and not who.is_account:
-        raise ServiceError(
-            "range_needs_account", "A rating range is for accounts: log in first.", 403, field="rating"
-        )
+        words = _("A rating range is for accounts: log in first.")
+        raise ServiceError("range_needs_account", words, 403, field="rating")
     if low is not None and high is not None and low > high:
-        raise ServiceError("bad_option", "The rating range's low end is above its high end.", field="rating")
+        words = _("The rating range's low end is above its high end.")
+        raise ServiceError("bad_option", words, field="rating")
     with transaction.atomic():
         lock_seeker(who)
         check_seek_limits(who)
@@ -208,19 +221,20 @@ def get_seek(seek_id: int) -> Seek:
     try:
         return Seek.objects.get(pk=seek_id)
     except Seek.DoesNotExist:
-        raise ServiceError("not_found", f"There is no seek {seek_id}.", 404) from None
+        raise ServiceError("not_found", _("There is no seek %(id)s.") % {"id": seek_id}, 404) from None
 
 
 def locked_seek(seek_id: int) -> Seek:
     try:
         return Seek.objects.select_for_update().get(pk=seek_id)
     except Seek.DoesNotExist:
-        raise ServiceError("not_found", f"There is no seek {seek_id}.", 404) from None
+        raise ServiceError("not_found", _("There is no seek %(id)s.") % {"id": seek_id}, 404) from None
 
 
 def seek_gone(seek: Seek) -> ServiceError:
-    said = "taken" if seek.status == Seek.Status.TAKEN else "cancelled"
-    return ServiceError("seek_gone", f"That seek was {said}: pick another one.", 409)
+    if seek.status == Seek.Status.TAKEN:
+        return ServiceError("seek_gone", _("That seek was taken: pick another one."), 409)
+    return ServiceError("seek_gone", _("That seek was cancelled: pick another one."), 409)
 
 
 def accept_seek(seek_id: int, who: Who, rng: random.Random | None = None) -> Accepted:
@@ -230,18 +244,17 @@ def accept_seek(seek_id: int, who: Who, rng: random.Random | None = None) -> Acc
         if seek.status != Seek.Status.OPEN:
             raise seek_gone(seek)
         if seek.user is not None and not seek.user.is_active:  # closed or banned meanwhile
-            raise ServiceError("seek_gone", "That seek was cancelled: pick another one.", 409)
+            raise ServiceError("seek_gone", _("That seek was cancelled: pick another one."), 409)
         if is_seeker(seek, who):
-            raise ServiceError("own_seek", "That is your own seek: wait for someone to accept it.", 409)
+            words = _("That is your own seek: wait for someone to accept it.")
+            raise ServiceError("own_seek", words, 409)
         if seek.rated and not who.is_account:
-            raise ServiceError("rated_needs_account", "This seek is rated: log in to accept it.", 403)
+            raise ServiceError("rated_needs_account", _("This seek is rated: log in to accept it."), 403)
         if not in_range(seek, who):
-            low, high = seek.rating_min or 0, seek.rating_max or "any"
-            raise ServiceError(
-                "out_of_range", f"This seek is for players rated {low} to {high} in this game and speed.", 403
-            )
+            raise ServiceError("out_of_range", out_of_range(seek), 403)
         if not who.player_id and not who.api:
-            raise ServiceError("no_player", "Accepting needs a browser session or an API client.", 400)
+            words = _("Accepting needs a browser session or an API client.")
+            raise ServiceError("no_player", words, 400)
         count_created(who.address)
         created = moves.create_game(
             seek.kind,
@@ -267,6 +280,15 @@ def accept_seek(seek_id: int, who: Who, rng: random.Random | None = None) -> Acc
     return Accepted(game, seat, token)
 
 
+def out_of_range(seek: Seek) -> str:
+    low = seek.rating_min or 0
+    if seek.rating_max is None:
+        words = _("This seek is for players rated %(low)d or more in this game and speed.")
+        return words % {"low": low}
+    words = _("This seek is for players rated %(low)d to %(high)d in this game and speed.")
+    return words % {"low": low, "high": seek.rating_max}
+
+
 def in_range(seek: Seek, who: Who) -> bool:
     """Whether ``who`` fits the seek's rating range (anonymous players fit only a seek without one)."""
     if seek.rating_min is None and seek.rating_max is None:
@@ -284,7 +306,7 @@ def cancel_seek(seek_id: int, who: Who) -> Seek:
     with transaction.atomic():
         seek = locked_seek(seek_id)
         if not is_seeker(seek, who):
-            raise ServiceError("not_your_seek", "Only the seeker can cancel a seek.", 403)
+            raise ServiceError("not_your_seek", _("Only the seeker can cancel a seek."), 403)
         if seek.status == Seek.Status.TAKEN:
             raise seek_gone(seek)
         if seek.status == Seek.Status.OPEN:

@@ -10,7 +10,7 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, QueryDict
 from django.shortcuts import render
 from django.urls import reverse
-from django.utils.translation import gettext
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
 from games import catalog
@@ -81,9 +81,9 @@ def posted_options(data: QueryDict, kind: str) -> dict[str, Any]:
             try:
                 options[option.name] = int(value)
             except ValueError:
-                raise ServiceError(
-                    "bad_option", f"{option.label} must be a whole number.", field=option.name
-                ) from None
+                # The label is marked in games.web.newgame.PACKAGE_WORDS.
+                words = _("%(option)s must be a whole number.") % {"option": _(option.label)}
+                raise ServiceError("bad_option", words, field=option.name) from None
     return options
 
 
@@ -93,7 +93,8 @@ def posted_number(data: QueryDict, name: str) -> int | None:
         return None
     # ASCII only: "²" passes isdigit() but not int(), and int() refuses 4,300 digits.
     if not (text.isascii() and text.isdigit()) or len(text) > 4 or int(text) > 4000:
-        raise ServiceError("bad_option", "A rating is a whole number from 0 to 4000.", field="rating")
+        words = _("A rating is a whole number from 0 to 4000.")
+        raise ServiceError("bad_option", words, field="rating")
     return int(text)
 
 
@@ -101,7 +102,7 @@ def posted_clock(text: str) -> dict[str, Any]:
     try:
         return clock_rules.parse_label(text).to_json()
     except clock_rules.ClockError as exc:
-        raise ServiceError(exc.code, exc.said(gettext), field="clock") from exc
+        raise ServiceError(exc.code, exc.said(_), field="clock") from exc
 
 
 @require_POST
@@ -174,12 +175,12 @@ def wait(request: HttpRequest) -> HttpResponse:
         except (ValueError, ServiceError):
             seek = None
         if seek is None or not services.is_seeker(seek, player):
-            messages.error(request, "That is not a seek of yours.")
+            messages.error(request, _("That is not a seek of yours."))
             return see_other(reverse("lobby:lobby"))
         if seek.status == Seek.Status.TAKEN and seek.game_id:
             return see_other(game_url(seek.game_id))
         if seek.status == Seek.Status.CANCELLED:
-            messages.info(request, "Your seek was cancelled.")
+            messages.info(request, _("Your seek was cancelled."))
             return see_other(reverse("lobby:lobby"))
         services.keep_alive(seek)
         context: dict[str, Any] = {

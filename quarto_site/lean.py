@@ -77,16 +77,20 @@ class JsonHeadersMiddleware:
 
 
 class RequestLanguageMiddleware:
-    """The API's sentences (its error details) in the client's language, as LocaleMiddleware
-    gives the full chain: Accept-Language, English otherwise. Every request activates its
-    own, so a thread of the pool never keeps the previous request's. No cookie is set,
-    and the answers that are not refusals say nothing in words: they vary on nothing."""
+    """The API's sentences (its error details) in the client's language, as the full chain
+    gives it: the language of a personal token's account, then Accept-Language, English.
+    Every request activates its own, so a thread of the pool never keeps the previous
+    request's. No cookie is set, and the answers that are not refusals say nothing in
+    words: they vary on nothing."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        from games.api.plumbing import token_language  # the apps are ready once a chain is built
+
         self.get_response = get_response
+        self.token_language = token_language
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        language = translation.get_language_from_request(request)
+        language = self.token_language(request) or translation.get_language_from_request(request)
         translation.activate(language)
         request.LANGUAGE_CODE = language
         response = self.get_response(request)

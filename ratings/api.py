@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.http import HttpRequest
+from django.utils.translation import gettext as _
 from ninja import Router, Schema
 
 from games import catalog, clocks
@@ -61,9 +62,10 @@ def rating_json(row: Rating) -> dict[str, Any]:
 def leaderboard(request: HttpRequest, game: str, speed: str) -> dict[str, Any]:
     """Players with a rated game in the last 30 days and a deviation of at most 110, best first."""
     if game not in catalog.CATALOG:
-        raise ServiceError("unknown_game", f"There is no game {game!r}.", 404)
+        raise ServiceError("unknown_game", _("There is no game %(kind)s.") % {"kind": repr(game)}, 404)
     if speed not in clocks.SPEEDS:
-        raise ServiceError("unknown_speed", f"speed must be one of {', '.join(clocks.SPEEDS)}.", 404)
+        words = _("speed must be one of %(speeds)s.") % {"speeds": ", ".join(clocks.SPEEDS)}
+        raise ServiceError("unknown_speed", words, 404)
     rows = services.leaderboard(game, speed)
     players = [
         {

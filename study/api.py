@@ -8,6 +8,7 @@ from typing import Annotated, Any
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.http import HttpRequest
+from django.utils.translation import gettext as _
 from ninja import Field, Router, Schema
 
 from games.api.plumbing import api, client_id, guarded
@@ -59,7 +60,8 @@ def _limited(request: HttpRequest) -> None:
     """The hints' budget: the analysis board counts against the same limit per address."""
     wait = ratelimit.check("hint", ratelimit.request_address(request), "RATE_LIMIT_HINT")
     if wait:
-        raise ServiceError("rate_limited", f"You asked for many analyses: try again in {wait} s.", 429, wait)
+        words = _("You asked for many analyses: try again in %(seconds)d s.") % {"seconds": wait}
+        raise ServiceError("rate_limited", words, 429, wait)
 
 
 @router.post(
@@ -74,9 +76,8 @@ def _limited(request: HttpRequest) -> None:
 async def analyse(request: HttpRequest, body: AnalysisIn) -> dict[str, Any]:
     where = positions.resolve(body.game, body.options, body.moves, body.position)
     if not where.spec.capabilities.analysis:
-        raise ServiceError(
-            "no_analysis", f"The computer cannot analyse {where.spec.title} positions yet.", 501
-        )
+        words = _("The computer cannot analyse %(title)s positions yet.") % {"title": where.spec.title}
+        raise ServiceError("no_analysis", words, 501)
     await sync_to_async(_limited)(request)
     values = []
     if not where.state.is_over():

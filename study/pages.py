@@ -39,11 +39,13 @@ def read_options(spec: Any, data: QueryDict) -> dict[str, Any]:
             continue
         if option.type == "bool":
             if text not in ("0", "1", "true", "false", "on", "off"):
-                raise ServiceError("bad_option", f"{option.label}: say 1 or 0, not {text[:20]!r}.")
+                words = _("%(option)s: say 1 or 0, not %(text)s.")
+                raise ServiceError("bad_option", words % {"option": _(option.label), "text": repr(text[:20])})
             options[option.name] = text in ("1", "true", "on")
         else:
             if not (text.lstrip("-").isdigit() and len(text) <= 6):
-                raise ServiceError("bad_option", f"{option.label}: a whole number, not {text[:20]!r}.")
+                words = _("%(option)s: a whole number, not %(text)s.")
+                raise ServiceError("bad_option", words % {"option": _(option.label), "text": repr(text[:20])})
             options[option.name] = int(text)
     return options
 
@@ -58,14 +60,14 @@ def read_position(kind: str, data: QueryDict) -> positions.Position:
     if notation is not None and notation.strip():
         return positions.resolve(kind, options, position=notation.replace("_", " ").strip())
     if moves_text and len(moves_text) > MAX_QUERY:
-        raise ServiceError("too_many_moves", "That list of actions is far too long for any game here.")
+        raise ServiceError("too_many_moves", _("That list of actions is far too long for any game here."))
     moves = [m.strip() for m in (moves_text or "").split(",") if m.strip()]
     return positions.resolve(kind, options, moves=moves)
 
 
 def _limited(request: HttpRequest) -> str | None:
     wait = ratelimit.check("hint", ratelimit.request_address(request), "RATE_LIMIT_HINT")
-    return f"You asked for many analyses: try again in {wait} s." if wait else None
+    return _("You asked for many analyses: try again in %(seconds)d s.") % {"seconds": wait} if wait else None
 
 
 async def _values(request: HttpRequest, where: positions.Position) -> tuple[list[ActionValue], str | None]:

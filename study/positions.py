@@ -7,7 +7,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from django.utils.translation import gettext
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from games import catalog
 from games.engine import MoveError, OptionError
@@ -36,17 +37,18 @@ class Position:
 
 def refused_action(index: int, text: str, exc: MoveError) -> str:
     """An action the rules refuse, by its number and text, in the reader's language."""
-    return gettext("Action %(number)s (%(action)s): %(reason)s") % {
+    return _("Action %(number)d (%(text)s): %(reason)s") % {
         "number": index + 1,
-        "action": text[:20],
-        "reason": exc.said(gettext),
+        "text": text[:20],
+        "reason": exc.said(_),
     }
 
 
 def spec_of(kind: str) -> catalog.GameSpec:
     if kind not in catalog.CATALOG:
+        words = _("There is no game %(kind)s; known: %(known)s.")
         raise ServiceError(
-            "unknown_game", f"There is no game {str(kind)[:40]!r}; known: {', '.join(catalog.CATALOG)}."
+            "unknown_game", words % {"kind": repr(str(kind)[:40]), "known": ", ".join(catalog.CATALOG)}
         )
     return catalog.get(kind)
 
@@ -62,24 +64,32 @@ def resolve(
     try:
         clean = spec.rules.clean_options(options or {})
     except OptionError as exc:
-        raise ServiceError(exc.code, exc.said(gettext)) from None
+        raise ServiceError(exc.code, exc.said(_)) from None
     if moves is not None and position is not None:
-        raise ServiceError("moves_or_position", "Send the actions from the start or a position, not both.")
+        words = _("Send the actions from the start or a position, not both.")
+        raise ServiceError("moves_or_position", words)
     if position is not None:
         if spec.notation is None:
-            raise ServiceError("no_notation", f"{spec.title} has no position notation: send the actions.")
+            words = _("%(title)s has no position notation: send the actions.") % {"title": spec.title}
+            raise ServiceError("no_notation", words)
         try:
             moves = spec.notation.moves(spec.rules, position, clean)
         except MoveError as exc:
-            raise ServiceError(exc.code, exc.said(gettext)) from None
+            raise ServiceError(exc.code, exc.said(_)) from None
     moves = list(moves or [])
     if len(moves) > MAX_MOVES:
-        raise ServiceError("too_many_moves", f"A position is at most {MAX_MOVES} actions from the start.")
+        words = ngettext(
+            "A position is at most %(count)d action from the start.",
+            "A position is at most %(count)d actions from the start.",
+            MAX_MOVES,
+        )
+        raise ServiceError("too_many_moves", words % {"count": MAX_MOVES})
     state = spec.rules.new_state(clean)
     canonical = []
     for index, text in enumerate(moves):
         if not isinstance(text, str) or len(text) > MAX_MOVE_LENGTH:
-            raise ServiceError("bad_notation", f"Action {index + 1} is not an action's text.")
+            words = _("Action %(number)d is not an action's text.") % {"number": index + 1}
+            raise ServiceError("bad_notation", words)
         try:
             move = spec.rules.parse_move(text)
             state = state.play(move)

@@ -11,6 +11,7 @@ from typing import Annotated, Any
 
 from asgiref.sync import sync_to_async
 from django.http import HttpRequest
+from django.utils.translation import gettext as _
 from ninja import Field, Router, Schema
 
 from accounts.models import Account
@@ -62,7 +63,7 @@ def user_of(request: HttpRequest) -> int | None:
     token = bearer(request)
     player = token_player(request, token)
     if token and player is None and len(token) <= 64 and not known_token(request, token):
-        detail = "That token is unknown or revoked; send none to try anonymously."
+        detail = _("That token is unknown or revoked; send none to try anonymously.")
         raise ServiceError("unknown_token", detail, 401)
     if player is None:
         return None
@@ -132,11 +133,10 @@ async def attempt(request: HttpRequest, puzzle_id: str, body: AttemptIn) -> dict
         future = gate.submit(client_id(request), puzzle_rules.judge_moves, *args)
         verdict: puzzle_rules.Verdict = await asyncio.wrap_future(future)
     except puzzle_rules.BadAttempt as exc:
-        raise ServiceError(exc.code, exc.message) from None
+        raise ServiceError(exc.code, exc.said(_)) from None
     except puzzle_rules.Unsolved:
-        raise ServiceError(
-            "busy", "The solver ran out of time: try again in a few seconds.", 503, 5
-        ) from None
+        words = _("The solver ran out of time: try again in a few seconds.")
+        raise ServiceError("busy", words, 503, 5) from None
     rating = await sync_to_async(puzzles.settle)(puzzle, user_id, verdict)
     return {
         "status": verdict.status,

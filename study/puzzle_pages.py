@@ -15,6 +15,7 @@ from asgiref.sync import sync_to_async
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
 from games.engine import MoveError
@@ -88,7 +89,8 @@ def streak(request: HttpRequest) -> HttpResponse:
 
 def read_moves(text: str | None) -> list[str]:
     if text and len(text) > MAX_QUERY:
-        raise ServiceError("too_many_moves", f"An attempt is at most {puzzle_rules.MAX_ACTIONS} actions.")
+        words = _("An attempt is at most %(count)d actions.") % {"count": puzzle_rules.MAX_ACTIONS}
+        raise ServiceError("too_many_moves", words)
     return [m.strip() for m in (text or "").split(",") if m.strip()]
 
 
@@ -171,7 +173,7 @@ def _page(
 
 def _limited(request: HttpRequest) -> str | None:
     wait = ratelimit.check("hint", ratelimit.request_address(request), "RATE_LIMIT_HINT")
-    return f"You tried many actions: try again in {wait} s." if wait else None
+    return _("You tried many actions: try again in %(seconds)d s.") % {"seconds": wait} if wait else None
 
 
 async def puzzle(request: HttpRequest, key: str) -> HttpResponse:
@@ -206,11 +208,13 @@ async def _judged(request: HttpRequest, found: Puzzle, attempt: list[str]) -> Ht
         )
         verdict: puzzle_rules.Verdict = await asyncio.wrap_future(future)
     except (ai_runner.Busy, puzzle_rules.Unsolved) as exc:
-        message = getattr(exc, "message", "The solver ran out of time: try again in a few seconds.")
+        message = getattr(exc, "message", None) or _(
+            "The solver ran out of time: try again in a few seconds."
+        )
         return await sync_to_async(_page)(request, found, attempt[:-1], attempt[:-1], {"error": message}, 503)
     except puzzle_rules.BadAttempt as exc:
         return await sync_to_async(_page)(
-            request, found, attempt[:-1], attempt[:-1], {"error": exc.message}, 400
+            request, found, attempt[:-1], attempt[:-1], {"error": exc.said(_)}, 400
         )
     user_id = await sync_to_async(user_id_of)(request)
     rating = await sync_to_async(puzzles.settle)(found, user_id, verdict)

@@ -15,13 +15,15 @@ the rules' order among equals).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from games import catalog
 from games.ai.base import LOSS, WIN, ActionValue, rank
 from games.engine import MoveError
+from games.engine.refusals import fill
+from games.formats.action_words import gettext_noop
 
 SOLVE_BUDGET = 5.0  # seconds: positions of puzzles are solved exactly well within it
 MAX_EMPTY = 10  # positions with more empty cells are not searched for puzzles
@@ -111,13 +113,45 @@ class Verdict:
     first_wrong: str | None = None
 
 
-class BadAttempt(ValueError):
-    """An attempt that cannot be judged: ``code`` for programs, ``message`` for people."""
+@dataclass(frozen=True)
+class Reason:
+    """The rules' refusal inside an attempt's, kept as its template and words so that the
+    site says it in the reader's language."""
 
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(code, message)  # both, so that it crosses a process pool
+    template: str
+    words: dict[str, Any]
+
+    @classmethod
+    def of(cls, exc: MoveError) -> Reason:
+        return cls(getattr(exc, "template", exc.message), dict(getattr(exc, "words", {})))
+
+    def said(self, translate: Callable[[str], str]) -> str:
+        # The rules' words (a piece's traits, a board's name) are said in the same language.
+        return fill(self.template, self.words, translate)
+
+    def __str__(self) -> str:
+        return self.said(str)
+
+
+class BadAttempt(ValueError):
+    """An attempt that cannot be judged: ``code`` for programs, ``message`` for people (in
+    English); :meth:`said` says it in another language from its template and words. Pure: the
+    site passes its ``gettext``."""
+
+    def __init__(self, code: str, message: str, **words: Any) -> None:
+        super().__init__(code, message)  # both, so that it crosses a process pool (with __dict__)
         self.code = code
-        self.message = message
+        self.template = message
+        self.words = words
+        self.message = self.said(str)
+
+    def said(self, translate: Callable[[str], str]) -> str:
+        words = {
+            key: value.said(translate) if isinstance(value, Reason) else value
+            for key, value in self.words.items()
+        }
+        text = translate(self.template)
+        return text % words if words else text
 
 
 def judge(kind: str, state: Any, moves: Sequence[str]) -> Verdict:
@@ -125,22 +159,27 @@ def judge(kind: str, state: Any, moves: Sequence[str]) -> Verdict:
     site's replies among them, as the site gave them."""
     rules = catalog.get(kind).rules
     if len(moves) > MAX_ACTIONS:
-        raise BadAttempt("too_many_moves", f"An attempt is at most {MAX_ACTIONS} actions.")
+        raise BadAttempt(
+            "too_many_moves", gettext_noop("An attempt is at most %(count)d actions."), count=MAX_ACTIONS
+        )
     solver_side = state.to_move
     for index, text in enumerate(moves):
         if state.is_over():
-            raise BadAttempt("game_over", f"Action {index + 1}: the puzzle's game is over already.")
+            words = gettext_noop("Action %(number)d: the puzzle's game is over already.")
+            raise BadAttempt("game_over", words, number=index + 1)
         try:
             move = rules.parse_move(text)
             after = state.play(move)
         except MoveError as exc:
-            raise BadAttempt(exc.code, f"Action {index + 1} ({str(text)[:20]}): {exc.message}") from None
+            words = gettext_noop("Action %(number)d (%(text)s): %(reason)s")
+            raise BadAttempt(
+                exc.code, words, number=index + 1, text=str(text)[:20], reason=Reason.of(exc)
+            ) from None
         if state.to_move != solver_side:
             expected = stubborn(kind, state)
             if str(move) != expected:
-                raise BadAttempt(
-                    "not_the_reply", f"Action {index + 1} should be the site's reply {expected}."
-                )
+                words = gettext_noop("Action %(number)d should be the site's reply %(reply)s.")
+                raise BadAttempt("not_the_reply", words, number=index + 1, reply=expected)
         else:
             value = next(v for v in solve(kind, state) if v.text == str(move))
             if value.value != WIN:

@@ -46,7 +46,7 @@ def load(kind: str = "quarto", path: Path | None = None) -> tuple[int, int]:
 def get(key: str) -> Puzzle:
     puzzle = Puzzle.objects.filter(key=str(key)[:12]).first()
     if puzzle is None:
-        raise ServiceError("not_found", f"There is no puzzle {str(key)[:20]!r}.", 404)
+        raise ServiceError("not_found", _("There is no puzzle %(key)s.") % {"key": repr(str(key)[:20])}, 404)
     return puzzle
 
 
@@ -74,7 +74,7 @@ def with_theme(kind: str, theme: str | None) -> QuerySet[Puzzle]:
         return query
     ids = [pk for pk, themes in query.values_list("pk", "themes") if theme in themes]
     if not ids:
-        known = ", ".join(themes_of(kind)) or "none"
+        known = ", ".join(themes_of(kind)) or _("none")
         words = _("No puzzle has the theme “%(theme)s”; the themes: %(known)s.") % {
             "theme": theme[:30],
             "known": known,
@@ -98,7 +98,7 @@ def next_puzzle(
     below = list(query.filter(rating__lt=target).order_by("-rating")[:NEAR])
     near = sorted(above + below, key=lambda p: abs(p.rating - target))[:NEAR]
     if not near:
-        raise ServiceError("no_puzzles", "There is no puzzle left to try in this game.", 404)
+        raise ServiceError("no_puzzles", _("There is no puzzle left to try in this game."), 404)
     return rng.choice(near)
 
 

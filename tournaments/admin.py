@@ -2,10 +2,12 @@ from typing import Any
 
 from django import forms
 from django.contrib import admin
+from django.utils.translation import gettext as _
 
 from games.services.base import ServiceError
 from lobby.services import clean_clock, clean_game
 from tournaments.models import Entry, Pairing, Schedule, Tournament
+from tournaments.services import real_time_needed
 
 
 class TournamentForm(forms.ModelForm):  # type: ignore[type-arg]
@@ -28,13 +30,13 @@ class TournamentForm(forms.ModelForm):  # type: ignore[type-arg]
             field = exc.field if exc.field in ("game", "options", "clock") else None
             raise forms.ValidationError({field: exc.message} if field else exc.message) from exc
         if not control.realtime:
-            raise forms.ValidationError({"clock": "A tournament needs a real-time clock (such as 3+2)."})
+            raise forms.ValidationError({"clock": real_time_needed()})
         data["clock"] = control.to_json()
         arena = data.get("kind") == Tournament.Kind.ARENA
         if arena and not data.get("minutes"):
-            raise forms.ValidationError({"minutes": "An arena lasts some minutes."})
+            raise forms.ValidationError({"minutes": _("An arena lasts some minutes.")})
         if not arena and not data.get("rounds"):
-            raise forms.ValidationError({"rounds": "A Swiss event has some rounds."})
+            raise forms.ValidationError({"rounds": _("A Swiss event has some rounds.")})
         return data
 
 

@@ -7,6 +7,7 @@ from datetime import datetime
 from typing import Any, Literal
 
 from django.http import HttpRequest
+from django.utils.translation import gettext as _
 from ninja import Field, Router, Schema, Status
 from pydantic import ConfigDict
 
@@ -90,8 +91,8 @@ def account_user(request: HttpRequest) -> Any:
     account = accounts.account_for_token(token)
     if account is None:
         if token:
-            raise ServiceError("unknown_token", "That token is unknown or revoked.", 401)
-        raise ServiceError("no_token", "Send your personal token as 'Authorization: Bearer <token>'.", 401)
+            raise ServiceError("unknown_token", _("That token is unknown or revoked."), 401)
+        raise ServiceError("no_token", _("Send your personal token as 'Authorization: Bearer <token>'."), 401)
     return account.user
 
 

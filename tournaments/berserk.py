@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from games.events import GameEvent, publish
 from games.services.base import ServiceError, locked_game
@@ -19,22 +20,22 @@ def berserk(tournament_id: int, user: Any) -> Pairing:
     with transaction.atomic():
         tournament = services.get(tournament_id)
         if tournament.kind != Tournament.Kind.ARENA:
-            raise ServiceError("not_an_arena", "Berserk is for arenas.", 409)
+            raise ServiceError("not_an_arena", _("Berserk is for arenas."), 409)
         entry = Entry.objects.filter(tournament=tournament, user=user).first()
         if entry is None:
-            raise ServiceError("not_joined", "You are not in this tournament.", 409)
+            raise ServiceError("not_joined", _("You are not in this tournament."), 409)
         if entry.game_id is None:
-            raise ServiceError("not_playing", "You have no game in play in this tournament.", 409)
+            raise ServiceError("not_playing", _("You have no game in play in this tournament."), 409)
         game = locked_game(entry.game_id)  # the game first, then the pairing: as a move, then its end
         pairing = Pairing.objects.select_for_update().get(game=game)
         first = pairing.first_id == entry.pk
         if pairing.first_berserk if first else pairing.second_berserk:
             return pairing
         seat = next(s.index for s in game.seat_list if s.player_id == entry.player_id)
-        if game.is_finished or any(mover == seat for mover, _ in game.move_rows):
-            raise ServiceError("too_late", "Berserk is before your first move.", 409)
+        if game.is_finished or any(mover == seat for mover, _text in game.move_rows):
+            raise ServiceError("too_late", _("Berserk is before your first move."), 409)
         if not game.remaining:
-            raise ServiceError("too_late", "The game has no clock running.", 409)
+            raise ServiceError("too_late", _("The game has no clock running."), 409)
         times = list(game.remaining)
         times[seat] = times[seat] // 2
         game.remaining = times

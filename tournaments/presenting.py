@@ -7,12 +7,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from decimal import Decimal
 from typing import Any
 
 from django.db.models import Q
 from django.http import HttpRequest
 from django.template.loader import render_to_string
-from django.utils import timezone
+from django.utils import formats, timezone
 
 from games import catalog
 from games import clocks as clock_rules
@@ -28,7 +29,8 @@ HOME_SHOWN = 4
 class Row:
     place: int
     name: str
-    score: str
+    score: str  # for programs: data-score
+    score_shown: str  # in the reader's language
     on_fire: bool
     sheet: str
     # The sheet's entries with the game each was scored in (None: a bye), to link them.
@@ -48,10 +50,25 @@ class Playing:
 
 
 def points(value: int, swiss: bool) -> str:
-    """A score as shown: arena points, or Swiss half points as 2.5."""
+    """A score for programs (the rows' ``data-score``): arena points, or Swiss half points as 2.5."""
     if not swiss:
         return str(value)
     return str(value // 2) + (".5" if value % 2 else "")
+
+
+def shown(value: int, per_point: int = 1) -> str:
+    """``value / per_point`` as the reader's language writes a number (2.5, 2,5)."""
+    decimals = 0 if value % per_point == 0 else 1 if (2 * value) % per_point == 0 else 2
+    return formats.number_format(Decimal(value) / per_point, decimal_pos=decimals)
+
+
+# A Swiss sheet's half points as read: a win, a draw, a loss (a bye "B" and a game not
+# played "-" stay as they are).
+SWISS_MARKS = {"2": "1", "1": "½", "0": "0"}
+
+
+def sheet_mark(token: str, swiss: bool) -> str:
+    return SWISS_MARKS.get(token, token) if swiss else token
 
 
 def title(tournament: Tournament) -> str:
@@ -66,6 +83,7 @@ def results(tournament: Tournament) -> dict[int, list[tuple[str, int | None]]]:
     """Each entry's sheet beside the games it was scored in, in order: a player plays one
     game at a time, so its pairings, oldest first, are its sheet's entries (a bye has no
     game). An entry whose sheet and pairings disagree keeps its sheet alone."""
+    swiss = tournament.kind == Tournament.Kind.SWISS
     games: dict[int, list[int | None]] = {}
     scored = Pairing.objects.filter(tournament=tournament, done=True).order_by("pk")
     for first, second, game in scored.values_list("first_id", "second_id", "game_id"):
@@ -74,7 +92,7 @@ def results(tournament: Tournament) -> dict[int, list[tuple[str, int | None]]]:
                 games.setdefault(side, []).append(game)
     found: dict[int, list[tuple[str, int | None]]] = {}
     for entry_id, sheet in tournament.entries.values_list("pk", "sheet"):
-        tokens = sheet.split()
+        tokens = [sheet_mark(token, swiss) for token in sheet.split()]
         played = games.get(entry_id, [])
         found[entry_id] = list(zip(tokens, played, strict=True)) if len(played) == len(tokens) else []
     return found
@@ -88,11 +106,12 @@ def rows(tournament: Tournament) -> list[Row]:
             place=place,
             name=entry.user.get_username(),
             score=points(entry.score, swiss),
+            score_shown=shown(entry.score, 2 if swiss else 1),
             on_fire=not swiss and entry.on_fire,
-            sheet=entry.sheet,
+            sheet=" ".join(sheet_mark(token, swiss) for token in entry.sheet.split()),
             results=linked.get(entry.pk, []),
-            buchholz=points(entry.buchholz, True),
-            sonneborn=str(entry.sonneborn / 4).removesuffix(".0"),
+            buchholz=shown(entry.buchholz, 2),
+            sonneborn=shown(entry.sonneborn, 4),
             playing=entry.game_id,
             withdrawn=entry.withdrawn,
             rating=round(entry.rating),

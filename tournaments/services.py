@@ -16,6 +16,8 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from accounts import services as accounts
 from accounts.models import Account
@@ -37,19 +39,27 @@ def whole(value: object, field: str, low: int, high: int) -> int:
     """A whole number from ``low`` to ``high``; a refusal naming ``field`` otherwise (booleans,
     fractions, NaN, infinities and strings included)."""
     if isinstance(value, float) and (math.isnan(value) or math.isinf(value)):
-        raise ServiceError("bad_number", f"{field} must be a number, not {value}.", field=field)
+        words = _("%(field)s must be a number, not %(value)s.") % {"field": field, "value": value}
+        raise ServiceError("bad_number", words, field=field)
     if isinstance(value, float) and value.is_integer():
         value = int(value)
     if isinstance(value, bool) or not isinstance(value, int):
-        raise ServiceError("bad_number", f"{field} must be a whole number.", field=field)
+        raise ServiceError(
+            "bad_number", _("%(field)s must be a whole number.") % {"field": field}, field=field
+        )
     if not low <= value <= high:
-        raise ServiceError("out_of_range", f"{field} must be from {low} to {high}.", field=field)
+        words = _("%(field)s must be from %(low)d to %(high)d.") % {"field": field, "low": low, "high": high}
+        raise ServiceError("out_of_range", words, field=field)
     return value
+
+
+def real_time_needed() -> str:
+    return _("A tournament needs a real-time clock (such as 3+2).")
 
 
 def clean_start(starts_at: object, starts_in: object, now: datetime) -> datetime:
     if starts_at is not None and starts_in is not None:
-        raise ServiceError("bad_start", "Give starts_at or starts_in, not both.", field="starts_at")
+        raise ServiceError("bad_start", _("Give starts_at or starts_in, not both."), field="starts_at")
     if starts_in is not None:
         return now + timedelta(seconds=whole(starts_in, "starts_in", 0, MAX_AHEAD))
     if starts_at is None:
@@ -61,11 +71,14 @@ def clean_start(starts_at: object, starts_in: object, now: datetime) -> datetime
         except ValueError:
             when = None
     if when is None:
-        raise ServiceError("bad_start", "starts_at must be a date and time (ISO 8601).", field="starts_at")
+        words = _("starts_at must be a date and time (ISO 8601).")
+        raise ServiceError("bad_start", words, field="starts_at")
     if timezone.is_naive(when):
-        raise ServiceError("bad_start", "starts_at must say its time zone (Z or +01:00).", field="starts_at")
+        words = _("starts_at must say its time zone (Z or +01:00).")
+        raise ServiceError("bad_start", words, field="starts_at")
     if not now - timedelta(minutes=1) <= when <= now + timedelta(seconds=MAX_AHEAD):
-        raise ServiceError("bad_start", "starts_at must be from now to 30 days ahead.", field="starts_at")
+        words = _("starts_at must be from now to 30 days ahead.")
+        raise ServiceError("bad_start", words, field="starts_at")
     return when
 
 
@@ -73,7 +86,7 @@ def clean_name(name: object, default: str) -> str:
     if name is None or name == "":
         return default
     if not isinstance(name, str) or len(name.strip()) > 80 or not name.strip().isprintable():
-        raise ServiceError("bad_name", "A name is up to 80 printable characters.", field="name")
+        raise ServiceError("bad_name", _("A name is up to 80 printable characters."), field="name")
     return name.strip()
 
 
@@ -105,23 +118,23 @@ def create(
     running at once) or by staff (no limit)."""
     account = accounts.account_of(user) if user is not None else None
     if account is None or not account.in_good_standing:
-        raise ServiceError("needs_account", "Tournaments are made by accounts: log in first.", 401)
+        raise ServiceError("needs_account", _("Tournaments are made by accounts: log in first."), 401)
     if kind not in KINDS:
-        raise ServiceError("bad_kind", "kind must be arena or swiss.", field="kind")
+        raise ServiceError("bad_kind", _("kind must be arena or swiss."), field="kind")
     kind = str(kind)
     game_kind, clean = clean_game(game, options)
     control = clean_clock(clock)
     if not control.realtime:
-        raise ServiceError("bad_clock", "A tournament needs a real-time clock (such as 3+2).", field="clock")
+        raise ServiceError("bad_clock", real_time_needed(), field="clock")
     if not isinstance(rated, bool):
-        raise ServiceError("bad_option", "rated is true or false.", field="rated")
+        raise ServiceError("bad_option", _("rated is true or false."), field="rated")
     if kind == "arena":
         if rounds is not None:
-            raise ServiceError("bad_option", "An arena lasts minutes, not rounds.", field="rounds")
+            raise ServiceError("bad_option", _("An arena lasts minutes, not rounds."), field="rounds")
         length, count = whole(minutes, "minutes", 1, MAX_MINUTES), None
     else:
         if minutes is not None:
-            raise ServiceError("bad_option", "A Swiss event has rounds, not minutes.", field="minutes")
+            raise ServiceError("bad_option", _("A Swiss event has rounds, not minutes."), field="minutes")
         length, count = None, whole(rounds, "rounds", 1, MAX_ROUNDS)
     now = now or timezone.now()
     begins = clean_start(starts_at, starts_in, now)
@@ -132,9 +145,12 @@ def create(
             limit = settings.TOURNAMENTS_PER_ACCOUNT
             mine = Tournament.objects.filter(created_by=user, status__lt=Tournament.Status.FINISHED)
             if mine.count() >= limit:
-                raise ServiceError(
-                    "too_many_tournaments", f"You have {limit} tournaments to come or running already.", 409
+                words = ngettext(
+                    "You have %(count)d tournament to come or running already.",
+                    "You have %(count)d tournaments to come or running already.",
+                    limit,
                 )
+                raise ServiceError("too_many_tournaments", words % {"count": limit}, 409)
         tournament = Tournament.objects.create(
             name=title,
             kind=kind,
@@ -155,20 +171,24 @@ def get(tournament_id: int) -> Tournament:
     try:
         return Tournament.objects.get(pk=tournament_id)
     except Tournament.DoesNotExist:
-        raise ServiceError("not_found", f"There is no tournament {tournament_id}.", 404) from None
+        raise ServiceError(
+            "not_found", _("There is no tournament %(id)s.") % {"id": tournament_id}, 404
+        ) from None
 
 
 def locked(tournament_id: int) -> Tournament:
     try:
         return Tournament.objects.select_for_update().get(pk=tournament_id)
     except Tournament.DoesNotExist:
-        raise ServiceError("not_found", f"There is no tournament {tournament_id}.", 404) from None
+        raise ServiceError(
+            "not_found", _("There is no tournament %(id)s.") % {"id": tournament_id}, 404
+        ) from None
 
 
 def player_account(user: Any) -> Account:
     account = accounts.account_of(user) if user is not None else None
     if account is None or not account.in_good_standing:
-        raise ServiceError("needs_account", "Tournaments are for accounts: log in first.", 401)
+        raise ServiceError("needs_account", _("Tournaments are for accounts: log in first."), 401)
     return account
 
 
@@ -178,7 +198,7 @@ def join(tournament_id: int, user: Any) -> Entry:
     with transaction.atomic():
         tournament = locked(tournament_id)
         if tournament.status == Tournament.Status.FINISHED:
-            raise ServiceError("tournament_over", "This tournament is over.", 409)
+            raise ServiceError("tournament_over", _("This tournament is over."), 409)
         entry = Entry.objects.filter(tournament=tournament, user=user).first()
         if entry is not None:
             if entry.withdrawn:
@@ -208,9 +228,9 @@ def withdraw(tournament_id: int, user: Any) -> Entry:
         tournament = locked(tournament_id)
         entry = Entry.objects.select_for_update().filter(tournament=tournament, user=user).first()
         if entry is None:
-            raise ServiceError("not_joined", "You are not in this tournament.", 409)
+            raise ServiceError("not_joined", _("You are not in this tournament."), 409)
         if tournament.status == Tournament.Status.FINISHED:
-            raise ServiceError("tournament_over", "This tournament is over.", 409)
+            raise ServiceError("tournament_over", _("This tournament is over."), 409)
         if not entry.withdrawn:
             entry.withdrawn = True
             entry.save(update_fields=["withdrawn"])

@@ -131,14 +131,28 @@ def known_token(request: HttpRequest, token: str | None) -> bool:
     return memo[token]
 
 
-def token_player(request: HttpRequest, token: str | None) -> str | None:
-    """The player id a personal token acts as (looked up once per request), or None."""
+def token_holder(request: HttpRequest, token: str | None) -> identity.Holder | None:
+    """Who a personal token acts for (looked up once per request), or None."""
     if not token or len(token) > MAX_TOKEN_LENGTH:
         return None
-    memo: dict[str, str | None] = request.__dict__.setdefault("_token_players", {})
+    memo: dict[str, identity.Holder | None] = request.__dict__.setdefault("_token_holders", {})
     if token not in memo:
-        memo[token] = identity.token_player(token)
+        memo[token] = identity.token_holder(token)
     return memo[token]
+
+
+def token_player(request: HttpRequest, token: str | None) -> str | None:
+    """The player id a personal token acts as, or None."""
+    holder = token_holder(request, token)
+    return holder.player_id if holder else None
+
+
+def token_language(request: HttpRequest) -> str:
+    """The language the account of the request's personal token chose, or "" (none, or no
+    such token): the API's sentences follow it before Accept-Language, as the pages follow
+    an account's. The lookup is the one the request's authentication uses."""
+    holder = token_holder(request, bearer(request))
+    return holder.language if holder else ""
 
 
 class SeatToken(HttpBearer):

@@ -8,7 +8,7 @@ from typing import Any
 
 from django.http import QueryDict
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop, ngettext
+from django.utils.translation import gettext_noop, ngettext, pgettext, pgettext_lazy
 
 from games import catalog, clocks
 from games.presenting import front
@@ -21,15 +21,16 @@ CUSTOM_MINUTES, CUSTOM_INCREMENT = "3", "2"
 
 
 # The words the game packages (pure: no Django) give in English, for the catalogs: the
-# computer's levels, the speeds of the clocks and the labels of the games' options.
+# computer's levels (in a context of their own: "casual" is a mode too), the speeds of the
+# clocks and the labels of the games' options.
 PACKAGE_WORDS = [
-    gettext_noop("beginner"),
-    gettext_noop("casual"),
-    gettext_noop("club"),
-    gettext_noop("expert"),
-    gettext_noop("perfect"),
-    gettext_noop("master"),
-    gettext_noop("strong"),
+    pgettext_lazy("computer level", "beginner"),
+    pgettext_lazy("computer level", "casual"),
+    pgettext_lazy("computer level", "club"),
+    pgettext_lazy("computer level", "expert"),
+    pgettext_lazy("computer level", "perfect"),
+    pgettext_lazy("computer level", "master"),
+    pgettext_lazy("computer level", "strong"),
     gettext_noop("bullet"),
     gettext_noop("blitz"),
     gettext_noop("rapid"),
@@ -62,8 +63,9 @@ def level_label(spec: catalog.GameSpec, level: str) -> str:
     """ "club, about 1450" once the level's rating is established, else "club"."""
     rating = spec.level_rating(level)
     if rating is None or not rating.established:
-        return _(level)
-    return _("%(level)s, about %(rating)s") % {"level": _(level), "rating": f"{round(rating.rating, -1):.0f}"}
+        return pgettext("computer level", level)
+    said = pgettext("computer level", level)
+    return _("%(level)s, about %(rating)s") % {"level": said, "rating": f"{round(rating.rating, -1):.0f}"}
 
 
 def clock_choice(posted: QueryDict) -> dict[str, int] | None:

@@ -6,9 +6,12 @@ from __future__ import annotations
 import json
 
 import pytest
+from channels.db import database_sync_to_async
 from channels.testing import HttpCommunicator
+from django.contrib.auth.models import User
 from django.test import Client
 
+from accounts import services as accounts
 from quarto_site.asgi import application
 from tests.api.api_helpers import move, post, two_players
 
@@ -69,3 +72,51 @@ async def test_the_next_lean_request_is_not_left_in_the_previous_ones_language()
         response = await post.get_response(timeout=10)
         assert response["status"] == 401
         assert json.loads(response["body"])["detail"].startswith(word)
+
+
+def german_bot() -> str:
+    """A personal token whose account reads German."""
+    account = accounts.account_of(User.objects.create_user("hans", password="a-long-pass-phrase"))
+    assert account is not None
+    account.language = "de"
+    account.save(update_fields=["language"])
+    return accounts.create_token(account, "bot")
+
+
+GERMAN_EMPTY = "Sagen Sie etwas: Die Nachricht ist leer."
+
+
+def test_a_personal_tokens_account_language_comes_before_accept_language() -> None:
+    token = german_bot()
+    body = {"game": "tictactoe", "opponent": "human", "seat": "first"}
+    created = post(Client(), "/api/v1/games", body, token)
+    assert created.status_code == 201
+    chat = f"/api/v1/games/{created.json()['id']}/chat"
+    for client in (Client(), Client(HTTP_ACCEPT_LANGUAGE="fr-FR,fr;q=0.9")):
+        answer = post(client, chat, {"text": " "}, token)
+        assert answer.json() == {"error": "empty", "detail": GERMAN_EMPTY}
+    # Another client's token, or none, is back to Accept-Language.
+    seat = post(Client(), "/api/v1/games", body).json()
+    french = post(
+        Client(HTTP_ACCEPT_LANGUAGE="fr"), f"/api/v1/games/{seat['id']}/chat", {"text": " "}, seat["token"]
+    )
+    assert french.json()["detail"] == "Dites quelque chose\u00a0: le message est vide."
+
+
+async def test_the_lean_path_reads_a_personal_tokens_account_language() -> None:
+    token = await database_sync_to_async(german_bot)()
+    headers = [
+        (b"host", b"testserver"),
+        (b"accept-language", b"fr"),
+        (b"content-type", b"application/json"),
+        (b"authorization", f"Bearer {token}".encode()),
+    ]
+    body = json.dumps({"game": "tictactoe", "opponent": "human", "seat": "first"}).encode()
+    created = await HttpCommunicator(
+        application, "POST", "/api/v1/games", body=body, headers=headers
+    ).get_response(timeout=10)
+    game_id = json.loads(created["body"])["id"]
+    empty = json.dumps({"text": " "}).encode()
+    chat = HttpCommunicator(application, "POST", f"/api/v1/games/{game_id}/chat", body=empty, headers=headers)
+    response = await chat.get_response(timeout=10)
+    assert json.loads(response["body"]) == {"error": "empty", "detail": GERMAN_EMPTY}

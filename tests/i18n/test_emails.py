@@ -45,7 +45,7 @@ def test_a_games_end_is_said_to_each_player_in_their_language(
     ]
     french = next(m.body for m in mail.outbox if m.to == ["alice@example.com"])
     assert f"{title} contre bob est terminée\u00a0: vous avez gagné (abandon)." in french
-    assert "Vous pouvez arrêter ces emails dans vos réglages" in french
+    assert "Vous pouvez arrêter ces e-mails dans vos réglages" in french
 
 
 def test_a_turn_is_said_in_spanish(django_capture_on_commit_callbacks: Any, fake_clock: Any) -> None:

@@ -21,6 +21,7 @@ from tests.tournaments.helpers import tournament, user
 from tournaments import live as tournament_live
 from tournaments import presenting as tournament_presenting
 from tournaments import services as tournaments
+from tournaments.models import Entry
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
 
@@ -113,3 +114,23 @@ async def test_a_tournaments_standings_speak_each_sockets_language(
     assert set(renders) == {"en", "fr", "es"} and len(set(renders.values())) == 1, "as often in each"
     for page in (english, french, spanish):
         await page.disconnect()
+
+
+@pytest.mark.parametrize(
+    ("language", "score", "buchholz", "sonneborn"),
+    [("en", "2.5", "3.5", "1.75"), ("fr", "2,5", "3,5", "1,75"), ("de", "2,5", "3,5", "1,75")],
+)
+def test_swiss_scores_are_written_as_the_reader_writes_numbers(
+    language: str, score: str, buchholz: str, sonneborn: str
+) -> None:
+    made = tournament("swiss", rated=False)
+    ann = user("ann")
+    tournaments.join(made.pk, ann)
+    Entry.objects.filter(tournament=made, user=ann).update(score=5, buchholz=7, sonneborn=7, sheet="2 1 2 B")
+    with translation.override(language):
+        html = tournament_presenting.render_live(made.pk)
+    row = html[html.index('data-player="ann"') :]
+    row = " ".join(row[: row.index("</tr>")].split())
+    assert 'data-score="2.5"' in row, "the data stays for programs"
+    assert f">{score}</td> <td>{buchholz}</td><td>{sonneborn}</td>" in row
+    assert ">1 ½ 1 B<" in row, "a Swiss sheet in points: a win, a draw, a win, a bye"
