@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import json
+import pickle
 from pathlib import Path
 
 import pytest
@@ -25,6 +26,7 @@ from games.kinds.ultimate import rules as ultimate
 from games.models import Game
 from games.services import moves as services
 from quarto_site.asgi import application
+from study import puzzle_rules
 from tests.api.api_helpers import move, post, two_players
 from tests.web.test_audiences import session_for
 
@@ -197,3 +199,15 @@ def test_the_lobbys_seek_form_says_the_rules_and_the_clocks_refusals_in_french()
     assert clock.status_code == 400
     said = "Écrivez une pendule sous la forme minutes+secondes (3+2), 3d ou unlimited."
     assert said in clock.content.decode()
+
+
+def test_a_puzzle_attempts_reason_crosses_the_solvers_process_and_is_said_whole() -> None:
+    reason = puzzle_rules.Reason.of(used_piece())
+    template = "Action %(number)d (%(text)s): %(reason)s"
+    attempt = puzzle_rules.BadAttempt("piece_unavailable", template, number=3, text="3", reason=reason)
+    refused = pickle.loads(pickle.dumps(attempt))
+    assert refused.message == f"Action 3 (3): {USED}"
+    with translation.override("fr"):
+        assert refused.said(gettext) == (
+            "Action 3 (3)\u00a0: La pièce 3 (basse foncée carrée creuse) est déjà utilisée."
+        )
