@@ -34,7 +34,9 @@ def get(kind: str) -> GameSpec:
     try:
         return CATALOG[kind]
     except KeyError:
-        raise OptionError("game", f"Unknown game {kind!r}; known: {', '.join(CATALOG)}.") from None
+        raise OptionError(
+            "game", "Unknown game %(kind)s; known: %(known)s.", kind=repr(kind), known=", ".join(CATALOG)
+        ) from None
 
 
 def add(kind: str) -> GameSpec:
@@ -59,7 +61,7 @@ add("quixo")
 def player_of(kind: str) -> Player:
     player = get(kind).player
     if player is None:
-        raise OptionError("opponent", f"{get(kind).title} has no computer player.")
+        raise OptionError("opponent", "%(game)s has no computer player.", game=get(kind).title)
     return player
 
 

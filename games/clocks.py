@@ -22,6 +22,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from games.engine.refusals import Refusal, gettext_noop
+
 MS = 1000
 DAY_MS = 86_400 * MS
 
@@ -41,16 +43,16 @@ SPEEDS: tuple[Speed, ...] = ("bullet", "blitz", "rapid", "classical", "correspon
 SPEED_LIMITS: tuple[tuple[int, Speed], ...] = ((180, "bullet"), (480, "blitz"), (1500, "rapid"))
 
 
-SHAPE = 'Give the clock as {"initial": seconds, "increment": seconds} or {"days": n}.'
+SHAPE = gettext_noop('Give the clock as {"initial": seconds, "increment": seconds} or {"days": n}.')
 
 
-class ClockError(ValueError):
-    """A time control that cannot be played: ``code`` for programs, the text for people."""
+class ClockError(Refusal, ValueError):
+    """A time control that cannot be played: ``code`` for programs, the text for people (a
+    %-template and its words, :class:`~games.engine.refusals.Refusal`)."""
 
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
+    def __init__(self, code: str, message: str, /, **words: Any) -> None:
+        super().__init__(self.keep(message, words))
         self.code = code
-        self.message = message
 
 
 @dataclass(frozen=True)
@@ -127,11 +129,11 @@ def minutes_label(seconds: int) -> str:
     return f"{seconds / 60:g}"
 
 
-def _whole(value: Any, name: str) -> int:
+def _whole(value: Any, refusal: str) -> int:
     # JSON's NaN, Infinity and 1e400 arrive as floats that int() refuses with other errors.
     finite = isinstance(value, int) or (isinstance(value, float) and math.isfinite(value))
     if isinstance(value, bool) or not finite or value != int(value):
-        raise ClockError("bad_clock", f"The clock's {name} must be a whole number of seconds.")
+        raise ClockError("bad_clock", refusal)
     return int(value)
 
 
@@ -149,11 +151,18 @@ def parse(value: Mapping[str, Any] | None) -> TimeControl:
     if keys == {"days"}:
         days = value["days"]
         if isinstance(days, bool) or days not in DAYS:
-            raise ClockError("bad_clock", f"Days per move must be one of {', '.join(map(str, DAYS))}.")
+            raise ClockError(
+                "bad_clock", "Days per move must be one of %(days)s.", days=", ".join(map(str, DAYS))
+            )
         return TimeControl(days=int(days), paused=paused)
     if keys <= {"initial", "increment"} and "initial" in keys:
-        initial = _whole(value["initial"], "initial time")
-        increment = _whole(value.get("increment", 0), "increment")
+        initial = _whole(
+            value["initial"], gettext_noop("The clock's initial time must be a whole number of seconds.")
+        )
+        increment = _whole(
+            value.get("increment", 0),
+            gettext_noop("The clock's increment must be a whole number of seconds."),
+        )
         if not INITIAL_MIN <= initial <= INITIAL_MAX:
             raise ClockError("bad_clock", "The initial time must be from 15 s to 3 hours (15 to 10800).")
         if not 0 <= increment <= INCREMENT_MAX:
@@ -162,7 +171,7 @@ def parse(value: Mapping[str, Any] | None) -> TimeControl:
     raise ClockError("bad_clock", SHAPE)
 
 
-LABEL_HELP = "Write a clock as minutes+seconds (3+2), 3d or unlimited."
+LABEL_HELP = gettext_noop("Write a clock as minutes+seconds (3+2), 3d or unlimited.")
 
 
 def parse_label(text: str) -> TimeControl:
@@ -303,9 +312,14 @@ def read_pgn_clock(text: str) -> int:
         if hours < 0 or not 0 <= minutes < 60 or not 0 <= seconds < 60 or len(parts[0]) > 4:
             raise ValueError
     except ValueError:
-        raise ClockError("bad_record", f"a clock must read h:mm:ss, not {text!r}") from None
+        raise ClockError("bad_record", "a clock must read h:mm:ss, not %(text)s", text=repr(text)) from None
     ms = round((hours * 3600 + minutes * 60 + seconds) * MS)
     if ms > MAX_LEFT_MS:
         limit = f"{MAX_LEFT_HOURS}:00:00"
-        raise ClockError("bad_record", f"a time left must be at most {limit}, not {text.strip()}")
+        raise ClockError(
+            "bad_record",
+            "a time left must be at most %(limit)s, not %(text)s",
+            limit=limit,
+            text=text.strip(),
+        )
     return ms

@@ -176,6 +176,6 @@ def judge(step: Step, state: quarto.State, text: str) -> tuple[quarto.State | No
         move = rules.parse_move(text)
         after = state.play(move)
     except MoveError as exc:
-        return None, exc.message
+        return None, exc.said(gettext)
     word = step.check(state, move)
     return (None, word) if word else (after, None)

@@ -69,7 +69,7 @@ def clean_game(kind: object, options: object) -> tuple[str, dict[str, Any]]:
     try:
         clean = spec.rules.clean_options(options or {})
     except OptionError as exc:
-        raise ServiceError(exc.code, exc.message, field=exc.option) from exc
+        raise ServiceError(exc.code, exc.said(_), field=exc.option) from exc
     if spec.rules.new_state(clean).num_players != 2:
         raise ServiceError("bad_option", _("A seek is for two players."), field="options")
     return kind, clean
@@ -96,7 +96,7 @@ def clean_clock(clock: object) -> clock_rules.TimeControl:
     try:
         return clock_rules.parse(clock)
     except clock_rules.ClockError as exc:
-        raise ServiceError(exc.code, exc.message, field="clock") from exc
+        raise ServiceError(exc.code, exc.said(_), field="clock") from exc
 
 
 def mine(who: Who) -> Q:

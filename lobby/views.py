@@ -102,7 +102,7 @@ def posted_clock(text: str) -> dict[str, Any]:
     try:
         return clock_rules.parse_label(text).to_json()
     except clock_rules.ClockError as exc:
-        raise ServiceError(exc.code, exc.message, field="clock") from exc
+        raise ServiceError(exc.code, exc.said(_), field="clock") from exc
 
 
 @require_POST

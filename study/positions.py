@@ -35,6 +35,15 @@ class Position:
         return notation.format(self.state) if notation else None
 
 
+def refused_action(index: int, text: str, exc: MoveError) -> str:
+    """An action the rules refuse, by its number and text, in the reader's language."""
+    return _("Action %(number)d (%(text)s): %(reason)s") % {
+        "number": index + 1,
+        "text": text[:20],
+        "reason": exc.said(_),
+    }
+
+
 def spec_of(kind: str) -> catalog.GameSpec:
     if kind not in catalog.CATALOG:
         words = _("There is no game %(kind)s; known: %(known)s.")
@@ -55,7 +64,7 @@ def resolve(
     try:
         clean = spec.rules.clean_options(options or {})
     except OptionError as exc:
-        raise ServiceError(exc.code, exc.message) from None
+        raise ServiceError(exc.code, exc.said(_)) from None
     if moves is not None and position is not None:
         words = _("Send the actions from the start or a position, not both.")
         raise ServiceError("moves_or_position", words)
@@ -66,7 +75,7 @@ def resolve(
         try:
             moves = spec.notation.moves(spec.rules, position, clean)
         except MoveError as exc:
-            raise ServiceError(exc.code, exc.message) from None
+            raise ServiceError(exc.code, exc.said(_)) from None
     moves = list(moves or [])
     if len(moves) > MAX_MOVES:
         words = ngettext(
@@ -85,6 +94,6 @@ def resolve(
             move = spec.rules.parse_move(text)
             state = state.play(move)
         except MoveError as exc:
-            raise ServiceError(exc.code, f"Action {index + 1} ({text[:20]}): {exc.message}") from None
+            raise ServiceError(exc.code, refused_action(index, text, exc)) from None
         canonical.append(str(move))
     return Position(kind, clean, canonical, state)

@@ -26,7 +26,7 @@ from games.services.base import ServiceError
 from ratings import glicko2
 from study import board, puzzle_modes, puzzle_rules, puzzles
 from study.models import Puzzle
-from study.positions import Position, spec_of
+from study.positions import Position, refused_action, spec_of
 
 MAX_QUERY = 400  # characters of an attempt's actions in an address
 
@@ -102,7 +102,7 @@ def position_of(puzzle: Puzzle, moves: Sequence[str]) -> Position:
         try:
             state = state.play(spec.rules.parse_move(text[:20]))
         except MoveError as exc:
-            raise ServiceError(exc.code, f"Action {index + 1} ({text[:20]}): {exc.message}") from None
+            raise ServiceError(exc.code, refused_action(index, text, exc)) from None
     return Position(puzzle.kind, dict(puzzle.options), [*puzzle.moves, *moves], state)
 
 

@@ -22,6 +22,7 @@ from typing import Any
 from games import catalog
 from games.ai.base import LOSS, WIN, ActionValue, rank
 from games.engine import MoveError
+from games.engine.refusals import fill
 from games.formats.action_words import gettext_noop
 
 SOLVE_BUDGET = 5.0  # seconds: positions of puzzles are solved exactly well within it
@@ -125,8 +126,8 @@ class Reason:
         return cls(getattr(exc, "template", exc.message), dict(getattr(exc, "words", {})))
 
     def said(self, translate: Callable[[str], str]) -> str:
-        text = translate(self.template)
-        return text % self.words if self.words else text
+        # The rules' words (a piece's traits, a board's name) are said in the same language.
+        return fill(self.template, self.words, translate)
 
     def __str__(self) -> str:
         return self.said(str)

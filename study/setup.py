@@ -48,7 +48,7 @@ def read(edit: str, pen: str | None) -> Setup:
     try:
         fields = quarto_position.read(edit.replace("_", " ").strip()) if edit.strip() else EMPTY
     except PositionError as exc:
-        raise ServiceError(exc.code, exc.message) from None
+        raise ServiceError(exc.code, exc.said(_)) from None
     if pen in (None, "", "-"):
         return Setup(fields, None if pen == "-" else 0)
     if not (pen.isdigit() and int(pen) in quarto.PIECES):
@@ -160,5 +160,5 @@ def problem(setup: Setup, options: dict[str, Any]) -> str | None:
     try:
         quarto_position.NOTATION.moves(quarto.RULES, setup.notation, options)
     except PositionError as exc:
-        return exc.message
+        return exc.said(_)
     return None

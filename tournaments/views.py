@@ -6,6 +6,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 
 from games import clocks as clock_rules
@@ -35,7 +36,7 @@ def create(request: HttpRequest) -> HttpResponse:
     try:
         control = clock_rules.parse_label(posted.get("clock", ""))
     except clock_rules.ClockError as exc:
-        messages.error(request, exc.message)
+        messages.error(request, exc.said(gettext))
         return redirect("tournaments:list")
     starts_in = _number(posted.get("starts_in", "0"))
     try:

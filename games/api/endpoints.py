@@ -15,6 +15,7 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from ninja import Status
 
 from games import catalog
@@ -66,7 +67,7 @@ def personal_player(request: HttpRequest) -> str | None:
     player = token_player(request, token)
     if token and player is None and not known_token(request, token):
         raise services.ServiceError(
-            "unknown_token", "That token is unknown or revoked; send none to play anonymously.", 401
+            "unknown_token", _("That token is unknown or revoked; send none to play anonymously."), 401
         )
     return player
 
@@ -74,7 +75,7 @@ def personal_player(request: HttpRequest) -> str | None:
 def load_game(game_id: int) -> Game:
     game = Game.objects.filter(pk=game_id).first()
     if game is None:
-        raise services.ServiceError("not_found", f"There is no game {game_id}.", 404)
+        raise services.ServiceError("not_found", _("There is no game %(id)s.") % {"id": game_id}, 404)
     return game
 
 
@@ -102,10 +103,10 @@ def create_game(request: HttpRequest, body: NewGameIn) -> Status[dict[str, Any]]
     # A personal token creates the game as its account; otherwise the seat gets a token.
     player = personal_player(request)
     if body.rated and player is None:
-        raise services.ServiceError("rated_needs_account", "Rated games need an account's personal token.")
+        raise services.ServiceError("rated_needs_account", _("Rated games need an account's personal token."))
     if body.rated and body.opponent != "ai":
         raise services.ServiceError(
-            "rated_in_lobby", "Rated games between people are made through the lobby's seeks."
+            "rated_in_lobby", _("Rated games between people are made through the lobby's seeks.")
         )
     created = services.create_game(
         body.game,
@@ -285,7 +286,9 @@ def _analysed_position(game_id: int, ply: int | None, actor: services.Actor) -> 
     if ply is None:
         ply = len(moves)
     if not 0 <= ply <= len(moves):
-        raise services.ServiceError("bad_ply", f"ply must be from 0 to {len(moves)}.", 400)
+        raise services.ServiceError(
+            "bad_ply", _("ply must be from 0 to %(last)s.") % {"last": len(moves)}, 400
+        )
     return game, moves[:ply]
 
 
@@ -307,7 +310,7 @@ def record(request: HttpRequest, game_id: int, format: str = "text") -> HttpResp
     try:
         return downloads.record_download(load_game(game_id), format)
     except ValueError:
-        raise services.ServiceError("bad_format", "format must be text or json.", 400) from None
+        raise services.ServiceError("bad_format", _("format must be text or json."), 400) from None
 
 
 @api.post(
@@ -327,15 +330,15 @@ def import_record(request: HttpRequest) -> Status[dict[str, Any]]:
     try:
         text = request.body.decode("utf-8")
     except UnicodeDecodeError:
-        raise services.ServiceError("bad_record", "The record is not UTF-8 text.") from None
+        raise services.ServiceError("bad_record", _("The record is not UTF-8 text.")) from None
     try:
         if not text.lstrip().startswith("{"):  # a text record sent as a JSON string
             text = records.loads_json(text, "record", "send a record object or text.") if text.strip() else ""
             if not isinstance(text, str):
                 raise records.RecordError("record", "send a record object or text.")
-        rec, _ = records.load(text)
+        rec, _state = records.load(text)
     except records.RecordError as exc:
-        raise services.ServiceError("bad_record", str(exc)) from None
+        raise services.ServiceError("bad_record", exc.said(_)) from None
     created = services.import_record(rec)
     game = created.game
     return Status(

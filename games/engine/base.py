@@ -16,38 +16,45 @@ from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, Self, TypeVar
 
+from .refusals import Phrase, Refusal
 
-class MoveError(ValueError):
-    """A refused action. ``code`` is stable and machine-readable; the message is for people."""
 
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
+class MoveError(Refusal, ValueError):
+    """A refused action. ``code`` is stable and machine-readable; the message is for people:
+    a %-template and its ``words`` (:class:`~games.engine.refusals.Refusal`)."""
+
+    def __init__(self, code: str, message: str, /, **words: Any) -> None:
+        super().__init__(self.keep(message, words))
         self.code = code
-        self.message = message
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.code!r}, {self.message!r})"
 
 
 class BadNotation(MoveError):
-    """The text of an action cannot be read at all."""
+    """The text of an action cannot be read at all; ``expected`` is a template of the
+    notation, filled with ``words``."""
 
-    def __init__(self, text: str, expected: str) -> None:
-        super().__init__("bad_notation", f"Cannot read {text!r}: expected {expected}.")
+    def __init__(self, text: str, expected: str, /, **words: Any) -> None:
+        super().__init__(
+            "bad_notation",
+            "Cannot read %(text)s: expected %(expected)s.",
+            text=repr(text),
+            expected=Phrase(expected, **words),
+        )
 
 
 class IllegalMove(MoveError):
     """The action is readable but the rules refuse it in this position."""
 
 
-class OptionError(ValueError):
+class OptionError(Refusal, ValueError):
     """A new-game option is unknown or out of range."""
 
-    def __init__(self, option: str, message: str) -> None:
-        super().__init__(message)
+    def __init__(self, option: str, message: str, /, **words: Any) -> None:
+        super().__init__(self.keep(message, words))
         self.code = "bad_option"
         self.option = option
-        self.message = message
 
 
 @dataclass(frozen=True)
@@ -166,14 +173,22 @@ def check_playing(state: State[Any]) -> None:
 def check_turn(state: State[Any], player: int | None) -> None:
     if player is not None and player != state.to_move:
         raise IllegalMove(
-            "not_your_turn", f"It is player {state.to_move + 1}'s turn, not player {player + 1}'s."
+            "not_your_turn",
+            "It is player %(turn)s's turn, not player %(player)s's.",
+            turn=state.to_move + 1,
+            player=player + 1,
         )
 
 
 def reject_unknown(options: Mapping[str, Any], known: Sequence[str]) -> None:
     unknown = sorted(set(options) - set(known))
     if unknown:
-        raise OptionError(unknown[0], f"Unknown option {unknown[0]!r}; known: {', '.join(known)}.")
+        raise OptionError(
+            unknown[0],
+            "Unknown option %(option)s; known: %(known)s.",
+            option=repr(unknown[0]),
+            known=", ".join(known),
+        )
 
 
 def no_options(options: Mapping[str, Any]) -> dict[str, Any]:
@@ -185,13 +200,24 @@ def no_options(options: Mapping[str, Any]) -> dict[str, Any]:
 def int_option(options: Mapping[str, Any], name: str, default: int, low: int, high: int) -> int:
     value = options.get(name, default)
     if isinstance(value, bool) or not isinstance(value, int | str):
-        raise OptionError(name, f"{name} must be a whole number from {low} to {high}.")
+        raise OptionError(
+            name, "%(name)s must be a whole number from %(low)s to %(high)s.", name=name, low=low, high=high
+        )
     try:
         number = int(value)
     except ValueError:
-        raise OptionError(name, f"{name} must be a whole number from {low} to {high}.") from None
+        raise OptionError(
+            name, "%(name)s must be a whole number from %(low)s to %(high)s.", name=name, low=low, high=high
+        ) from None
     if not low <= number <= high:
-        raise OptionError(name, f"{name} must be from {low} to {high}, not {number}.")
+        raise OptionError(
+            name,
+            "%(name)s must be from %(low)s to %(high)s, not %(number)s.",
+            name=name,
+            low=low,
+            high=high,
+            number=number,
+        )
     return number
 
 
@@ -201,4 +227,4 @@ def bool_option(options: Mapping[str, Any], name: str, default: bool) -> bool:
         return value
     if isinstance(value, str) and value.lower() in ("1", "true", "on", "yes", "0", "false", "off", "no", ""):
         return value.lower() in ("1", "true", "on", "yes")
-    raise OptionError(name, f"{name} must be true or false.")
+    raise OptionError(name, "%(name)s must be true or false.", name=name)

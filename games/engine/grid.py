@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import Any
 
 from .base import BadNotation, IllegalMove
 
@@ -22,23 +23,32 @@ def parse_cell(text: str, width: int, height: int) -> int:
     """The index of a cell name like ``"b3"``; case and surrounding blanks are ignored."""
     match = _CELL_RE.match(text.strip().lower())
     if not match:
-        raise BadNotation(text, f"a cell name such as a1 (files a-{FILES[width - 1]}, ranks 1-{height})")
+        raise BadNotation(
+            text,
+            "a cell name such as a1 (files a-%(file)s, ranks 1-%(rank)s)",
+            file=FILES[width - 1],
+            rank=height,
+        )
     file = ord(match.group(1)) - ord("a")
     rank = int(match.group(2)) - 1
     if not (0 <= file < width and 0 <= rank < height):
         raise IllegalMove(
             "out_of_bounds",
-            f"{text.strip()} is off the board: files a-{FILES[width - 1]}, ranks 1-{height}.",
+            "%(cell)s is off the board: files a-%(file)s, ranks 1-%(rank)s.",
+            cell=text.strip(),
+            file=FILES[width - 1],
+            rank=height,
         )
     return rank * width + file
 
 
-def parse_cell_or(text: str, width: int, height: int, notation: str) -> int:
-    """:func:`parse_cell`, whose notation error names the game's own notation instead."""
+def parse_cell_or(text: str, width: int, height: int, notation: str, **words: Any) -> int:
+    """:func:`parse_cell`, whose notation error names the game's own notation instead (a
+    template, filled with ``words``)."""
     try:
         return parse_cell(text if isinstance(text, str) else "", width, height)
     except BadNotation:
-        raise BadNotation(text, notation) from None
+        raise BadNotation(text, notation, **words) from None
 
 
 def lines(width: int, height: int, n: int) -> tuple[tuple[int, ...], ...]:
@@ -100,10 +110,17 @@ def check_free(board: tuple[int | None, ...], cell: int, width: int, symbols: Se
     """Refuse a cell that is off the board or already marked."""
     if not 0 <= cell < len(board):
         last = cell_name(len(board) - 1, width)
-        raise IllegalMove("out_of_bounds", f"There is no cell {cell}: cells are a1-{last}.")
+        raise IllegalMove(
+            "out_of_bounds", "There is no cell %(cell)s: cells are a1-%(last)s.", cell=cell, last=last
+        )
     owner = board[cell]
     if owner is not None:
-        raise IllegalMove("occupied", f"{cell_name(cell, width)} is already taken by {symbols[owner]}.")
+        raise IllegalMove(
+            "occupied",
+            "%(cell)s is already taken by %(owner)s.",
+            cell=cell_name(cell, width),
+            owner=symbols[owner],
+        )
 
 
 def read_marks(rows: Sequence[str], width: int, symbols: Sequence[str]) -> tuple[int | None, ...]:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .base import GameRules, MoveError
+from .refusals import Phrase
 
 MAX_LENGTH = 200
 
@@ -50,9 +51,9 @@ class Notation:
     ) -> list[str]:
         """Actions from the start that reach the position ``text`` names (checked)."""
         if not isinstance(text, str):
-            raise PositionError("bad_notation", f"A position is text: {self.syntax}.")
+            raise PositionError("bad_notation", "A position is text: %(syntax)s.", syntax=Phrase(self.syntax))
         if len(text) > MAX_LENGTH:
-            raise PositionError("bad_notation", f"A position is at most {MAX_LENGTH} characters.")
+            raise PositionError("bad_notation", "A position is at most %(most)s characters.", most=MAX_LENGTH)
         fields = self.read(text)
         moves = list(self.setup(fields, options or {}))
         state = replay(rules, options or {}, moves)
@@ -60,7 +61,9 @@ class Notation:
         if state.to_move != side:
             raise PositionError(
                 "wrong_side",
-                f"In this position player {state.to_move + 1} acts, not player {side + 1}.",
+                "In this position player %(turn)s acts, not player %(side)s.",
+                turn=state.to_move + 1,
+                side=side + 1,
             )
         return moves
 
@@ -72,7 +75,9 @@ def replay(rules: GameRules[Any, Any], options: Mapping[str, Any], moves: Sequen
         try:
             state = state.play(rules.parse_move(text))
         except MoveError as exc:
-            raise PositionError("unreachable", f"No game reaches this position: {exc.message}") from None
+            raise PositionError(
+                "unreachable", "No game reaches this position: %(reason)s", reason=exc
+            ) from None
     return state
 
 
@@ -80,7 +85,12 @@ def read_form(form: re.Pattern[str], text: str, syntax: str) -> re.Match[str]:
     """The text matched by the notation's form, or ``bad_notation`` naming the form."""
     match = form.match(text.strip())
     if not match:
-        raise PositionError("bad_notation", f"Cannot read {text.strip()[:60]!r}: expected {syntax}.")
+        raise PositionError(
+            "bad_notation",
+            "Cannot read %(text)s: expected %(expected)s.",
+            text=repr(text.strip()[:60]),
+            expected=Phrase(syntax),
+        )
     return match
 
 

@@ -14,6 +14,7 @@ from typing import Any
 
 from games import clocks as clock_rules
 from games.engine import Outcome
+from games.engine.refusals import Phrase, Refusal, gettext_noop
 
 FORMAT = "quarto-site-record/1"
 UNFINISHED = "*"
@@ -27,13 +28,31 @@ UNSCORED = ("abandoned", "no_start")
 UNTIMED = "-"
 
 
-class RecordError(ValueError):
-    """A record that cannot be read or replayed; ``where`` is "line 7" or "move 7"."""
+_PLACE_RE = re.compile(r"^(line|move) ([0-9]+)$")
 
-    def __init__(self, where: str, reason: str) -> None:
-        super().__init__(f"{where}: {reason}")
+
+def _place(where: str) -> str | Phrase:
+    """ "line 7" or "move 7", said in the reader's language; a field's name as it is."""
+    found = _PLACE_RE.match(where)
+    if found is None:
+        return where
+    if found.group(1) == "line":
+        return Phrase("line %(number)s", number=found.group(2))
+    return Phrase("move %(number)s", number=found.group(2))
+
+
+_WHERE_WHY = gettext_noop("%(where)s: %(reason)s")
+
+
+class RecordError(Refusal, ValueError):
+    """A record that cannot be read or replayed; ``where`` is "line 7" or "move 7". The
+    ``reason`` is a %-template and its words, or the refusal of the rules or the clock."""
+
+    def __init__(self, where: str, reason: str | Refusal, /, **words: Any) -> None:
+        said = reason if isinstance(reason, Refusal) else Phrase(reason, **words)
+        super().__init__(self.keep(_WHERE_WHY, {"where": _place(where), "reason": said}))
         self.where = where
-        self.reason = reason
+        self.reason = str(said) if isinstance(said, Phrase) else said.message
 
 
 def shown(text: str) -> str:
@@ -112,7 +131,7 @@ def time_control_text(clock: Mapping[str, Any] | None) -> str:
 
 
 _TIME_CONTROL_RE = re.compile(r"^(?:([0-9]{1,6})(?:\+([0-9]{1,3}))?|1/([0-9]{1,8})|([0-9]{1,3})d)$")
-BAD_TIME_CONTROL = (
+BAD_TIME_CONTROL = gettext_noop(
     'the TimeControl must read like "180+2" (seconds + increment), "1/259200" '
     '(one move per that many seconds: 3 days) or "-" (none).'
 )

@@ -83,11 +83,11 @@ def loads_json(text: str, where: str, invalid: str | None = None) -> Any:
     ``invalid`` is the reason given for JSON that does not parse (else the parser's own).
     """
     if json_depth(text) > MAX_JSON_DEPTH:
-        raise RecordError(where, f"the JSON nests deeper than {MAX_JSON_DEPTH} levels.")
+        raise RecordError(where, "the JSON nests deeper than %(levels)s levels.", levels=MAX_JSON_DEPTH)
     try:
         return json.loads(text)
     except (ValueError, RecursionError) as exc:
-        raise RecordError(where, invalid or f"not valid JSON ({exc}).") from None
+        raise RecordError(where, invalid or "not valid JSON (%(error)s).", error=str(exc)) from None
 
 
 def _unquote(value: str) -> str:
@@ -111,7 +111,7 @@ def parse_text(text: str) -> Record:
                 raise RecordError(where, "tags must come before the actions.")
             name = match.group(1)
             if name in tags:
-                raise RecordError(where, f"the {name} tag appears twice.")
+                raise RecordError(where, "the %(name)s tag appears twice.", name=name)
             tags[name] = (_unquote(match.group(2)), number)
             continue
         for found in _TOKEN_RE.finditer(line):
@@ -127,11 +127,14 @@ def parse_text(text: str) -> Record:
                 if (numbered.group(1).lstrip("0") or "0") != str(len(moves) + 1):
                     shown = token if len(token) <= 20 else f"{token[:20]}..."
                     raise RecordError(
-                        where, f"the number {shown} does not match: this is action {len(moves) + 1}."
+                        where,
+                        "the number %(number)s does not match: this is action %(count)s.",
+                        number=shown,
+                        count=len(moves) + 1,
                     )
                 continue
             if len(token) > MAX_MOVE_LENGTH:
-                raise RecordError(where, f"{token[:20]!r}... is too long for an action.")
+                raise RecordError(where, "%(token)s... is too long for an action.", token=repr(token[:20]))
             moves.append(token)
             sources.append(where)
     if "Game" not in tags:
@@ -176,11 +179,11 @@ def _clock_comment(token: str, where: str, count: int, clock_of: dict[int, int])
     if not count:
         raise RecordError(where, "a clock comment must follow an action.")
     if count - 1 in clock_of:
-        raise RecordError(where, f"action {count} has two clock comments.")
+        raise RecordError(where, "action %(count)s has two clock comments.", count=count)
     try:
         clock_of[count - 1] = clock_rules.read_pgn_clock(found.group(1))
     except clock_rules.ClockError as exc:
-        raise RecordError(where, f"{exc.message}.") from None
+        raise RecordError(where, "%(reason)s.", reason=exc) from None
 
 
 def _strings(data: Mapping[str, Any], key: str) -> tuple[str, ...]:
@@ -195,9 +198,9 @@ def parse_json(data: Any) -> Record:
         raise RecordError("record", "a JSON record is an object.")
     unknown = sorted(set(data) - set(_JSON_KEYS))
     if unknown:
-        raise RecordError(shown(unknown[0]), f"unknown field; known: {', '.join(_JSON_KEYS)}.")
+        raise RecordError(shown(unknown[0]), "unknown field; known: %(known)s.", known=", ".join(_JSON_KEYS))
     if data.get("format", FORMAT) != FORMAT:
-        raise RecordError("format", f"expected {FORMAT!r}.")
+        raise RecordError("format", "expected %(format)s.", format=repr(FORMAT))
     kind = data.get("game")
     if not isinstance(kind, str):
         raise RecordError("game", "the record must name its game.")
@@ -213,7 +216,7 @@ def parse_json(data: Any) -> Record:
             raise RecordError(f"move {index + 1}", "too long for an action.")
     clock = data.get("clock")
     if clock is not None and not isinstance(clock, dict):
-        raise RecordError("clock", clock_rules.SHAPE[0].lower() + clock_rules.SHAPE[1:])
+        raise RecordError("clock", clock_rules.SHAPE)
     times = data.get("clocks", [])
     if not isinstance(times, list) or not all(
         t is None or (isinstance(t, int) and not isinstance(t, bool) and 0 <= t <= clock_rules.MAX_LEFT_MS)
@@ -221,11 +224,13 @@ def parse_json(data: Any) -> Record:
     ):
         raise RecordError(
             "clocks",
-            f"must be a list of times left in ms (whole numbers from 0 to {clock_rules.MAX_LEFT_MS}, "
-            "or null).",
+            "must be a list of times left in ms (whole numbers from 0 to %(most)s, or null).",
+            most=clock_rules.MAX_LEFT_MS,
         )
     if len(times) > len(moves):
-        raise RecordError("clocks", f"{len(times)} times for {len(moves)} moves.")
+        raise RecordError(
+            "clocks", "%(times)s times for %(moves)s moves.", times=len(times), moves=len(moves)
+        )
     return Record(
         kind=kind,
         options=options,
@@ -262,11 +267,11 @@ def check(record: Record) -> tuple[Record, Any]:
         options = rules.clean_options(record.options)
     except OptionError as exc:
         tag = "Game" if exc.option == "game" else "Options"
-        raise RecordError(record.tag_source(tag), exc.message) from None
+        raise RecordError(record.tag_source(tag), exc) from None
     try:
         control = unpaused(record.clock)
     except clock_rules.ClockError as exc:
-        raise RecordError(record.tag_source("TimeControl"), f"{exc.message}") from None
+        raise RecordError(record.tag_source("TimeControl"), exc) from None
     record = replace(
         record,
         clock=control.to_json() or None,
@@ -281,11 +286,16 @@ def check(record: Record) -> tuple[Record, Any]:
             move = rules.parse_move(text)
             state = state.play(move)
         except MoveError as exc:
-            raise RecordError(record.source(index), f"{shown(text)}: {exc.message}") from None
+            raise RecordError(
+                record.source(index), "%(action)s: %(reason)s", action=shown(text), reason=exc
+            ) from None
         canonical.append(str(move))
     if len(record.players) > state.num_players:
         raise RecordError(
-            record.tag_source("Players"), f"{len(record.players)} names for {state.num_players} seats."
+            record.tag_source("Players"),
+            "%(names)s names for %(seats)s seats.",
+            names=len(record.players),
+            seats=state.num_players,
         )
     # Names as the writers put them, so a record read back from either form is the same.
     players = tuple(player_name(p) for p in record.players)
@@ -294,21 +304,27 @@ def check(record: Record) -> tuple[Record, Any]:
     reached = result_text(state.outcome, state.num_players)
     if record.termination and record.termination not in TERMINATIONS:
         raise RecordError(
-            record.tag_source("Termination"), f"the termination must be one of {', '.join(TERMINATIONS)}."
+            record.tag_source("Termination"),
+            "the termination must be one of %(known)s.",
+            known=", ".join(TERMINATIONS),
         )
     if record.termination and state.outcome is None:
         # Ended by a resignation, an agreement or a player leaving: the result is the
         # record's word ("*" for a game closed unclaimed after a player left).
         closed = record.termination in UNSCORED and record.result == UNFINISHED
         if not closed and len(record.result.split("-")) != state.num_players:
-            raise RecordError(record.tag_source("Result"), f"a result needs {state.num_players} scores.")
+            raise RecordError(
+                record.tag_source("Result"), "a result needs %(scores)s scores.", scores=state.num_players
+            )
         return replace(record, options=options, moves=tuple(canonical)), state
     # A missing or "*" result is filled in from the actions; only a result that
     # contradicts them is refused.
     if record.result not in (UNFINISHED, reached):
         raise RecordError(
             record.tag_source("Result"),
-            f"the record says {shown(record.result)} but its actions end with {reached}.",
+            "the record says %(result)s but its actions end with %(reached)s.",
+            result=shown(record.result),
+            reached=reached,
         )
     return replace(record, options=options, moves=tuple(canonical), players=players, result=reached), state
 
@@ -319,11 +335,11 @@ def _from_position(record: Record, options: Mapping[str, Any]) -> Record:
     spec = catalog.get(record.kind)
     where = record.tag_source("Position")
     if spec.notation is None:
-        raise RecordError(where, f"{spec.title} has no position notation.")
+        raise RecordError(where, "%(game)s has no position notation.", game=spec.title)
     try:
         setup = tuple(spec.notation.moves(spec.rules, record.position, options))
     except MoveError as exc:
-        raise RecordError(where, exc.message) from None
+        raise RecordError(where, exc) from None
     own = len(record.moves)
     return replace(
         record,

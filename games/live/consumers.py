@@ -242,7 +242,7 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels is
     async def play(self, frame: socket_moves.MoveFrame) -> None:
         session = self.scope.get("session")
         refusal = await database_sync_to_async(socket_moves.play)(
-            self.game_id, session, self.address or "", frame, self.as_json
+            self.game_id, session, self.address or "", frame, self.as_json, self.language
         )
         if refusal is not None:
             await self.send(text_data=refusal)

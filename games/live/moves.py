@@ -21,6 +21,9 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from django.utils import translation
+from django.utils.translation import gettext as _
+
 from games.models import Game
 from games.presenting import presenters
 from games.services import moves as services
@@ -53,22 +56,33 @@ def _checked(frame: MoveFrame) -> tuple[str, int, int | None]:
         return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 
     if not isinstance(frame.move, str) or not whole(frame.ply):
-        raise ServiceError("bad_frame", 'Send {"move": "a1", "ply": 3} with the ply the move is made for.')
+        raise ServiceError("bad_frame", _('Send {"move": "a1", "ply": 3} with the ply the move is made for.'))
     if frame.revision is not None and not whole(frame.revision):
-        raise ServiceError("bad_frame", "The revision is the state's revision, a whole number.")
+        raise ServiceError("bad_frame", _("The revision is the state's revision, a whole number."))
     return frame.move, frame.ply, frame.revision
 
 
-def play(game_id: int, session: Any, address: str, frame: MoveFrame, as_json: bool) -> str | None:
+def play(
+    game_id: int, session: Any, address: str, frame: MoveFrame, as_json: bool, language: str
+) -> str | None:
     """Play ``frame`` for the socket's browser (synchronous code: it reads the session and
-    the database); what to send back to that socket alone, or None when it was played."""
+    the database); what to send back to that socket alone, in its ``language``, or None
+    when it was played."""
+    with translation.override(language):
+        return _play(game_id, session, address, frame, as_json)
+
+
+def _play(game_id: int, session: Any, address: str, frame: MoveFrame, as_json: bool) -> str | None:
     player = players.identify(session) if session is not None else None
     actor = Actor(player_id=player)
     try:
         move, ply, revision = _checked(frame)
         if wait := ratelimit.check("move", address, "RATE_LIMIT_MOVE"):
             raise ServiceError(
-                "rate_limited", f"You are moving too fast: try again in {wait} s.", 429, retry_after=wait
+                "rate_limited",
+                _("You are moving too fast: try again in %(wait)s s.") % {"wait": wait},
+                429,
+                retry_after=wait,
             )
         services.play_move(game_id, actor, move, ply, revision)
     except ServiceError as refused:

@@ -33,6 +33,7 @@ Abandonment (a seat's pages gone, claims) is :mod:`games.services.abandonment`.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Literal
 
 from django.db import transaction
@@ -62,15 +63,26 @@ def _vs_computer(game: Game) -> bool:
     return any(s.is_ai for s in game.seat_list)
 
 
+# One whole sentence per offer, so that each language says it its own way.
+ALREADY_OFFERED: dict[str, Callable[[], str]] = {
+    "draw": lambda: _("You have already said yes to this draw; wait for the answer."),
+    "takeback": lambda: _("You have already said yes to this takeback; wait for the answer."),
+    "rematch": lambda: _("You have already said yes to this rematch; wait for the answer."),
+}
+NO_OFFER: dict[str, Callable[[], str]] = {
+    "draw": lambda: _("There is no draw offer to answer."),
+    "takeback": lambda: _("There is no takeback offer to answer."),
+    "rematch": lambda: _("There is no rematch offer to answer."),
+}
+
+
 def _say_yes(game: Game, kind: OfferKind, held: list[int], seat: int) -> bool:
     """Record ``held``'s yes to the ``kind`` offer (making it if none); True when accepted."""
     offer = game.offers.get(kind)
     if offer is None:
         offer = {"seats": [seat], "ply": game.ply}
     elif set(held) <= set(offer["seats"]):
-        raise ServiceError(
-            "already_offered", f"You have already said yes to this {kind}; wait for the answer.", 409
-        )
+        raise ServiceError("already_offered", ALREADY_OFFERED[kind](), 409)
     seats: list[int] = offer["seats"]
     seats += [s for s in held if s not in seats]
     game.offers = {**game.offers, kind: {**offer, "seats": seats}}
@@ -79,7 +91,7 @@ def _say_yes(game: Game, kind: OfferKind, held: list[int], seat: int) -> bool:
 
 def _say_no(game: Game, kind: OfferKind) -> None:
     if kind not in game.offers:
-        raise ServiceError("no_offer", f"There is no {kind} offer to answer.", 409)
+        raise ServiceError("no_offer", NO_OFFER[kind](), 409)
     game.offers = {k: v for k, v in game.offers.items() if k != kind}
 
 

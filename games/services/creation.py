@@ -44,7 +44,7 @@ def _spec_and_options(kind: str, options: Mapping[str, Any]) -> tuple[GameSpec, 
         spec = catalog.get(kind)
         return spec, spec.rules.clean_options(options)
     except OptionError as exc:
-        raise ServiceError(exc.code, exc.message, field=exc.option) from exc
+        raise ServiceError(exc.code, exc.said(_), field=exc.option) from exc
 
 
 def _person_seat(
@@ -67,7 +67,7 @@ def time_control(clock: Mapping[str, Any] | None) -> clock_rules.TimeControl:
     try:
         control = clock_rules.parse(clock)
     except clock_rules.ClockError as exc:
-        raise ServiceError(exc.code, exc.message, field="clock") from None
+        raise ServiceError(exc.code, exc.said(_), field="clock") from None
     if control.paused:
         raise ServiceError("bad_clock", _("A new game's clock cannot start paused."), field="clock")
     return control
@@ -103,15 +103,26 @@ def create_game(
     if rated and not control.runs:
         raise ServiceError("rated_needs_clock", _("A rated game needs a clock."), field="clock")
     if opponent not in OPPONENTS:
-        raise ServiceError("bad_option", f"opponent must be one of {', '.join(OPPONENTS)}.")
+        raise ServiceError(
+            "bad_option", _("opponent must be one of %(known)s.") % {"known": ", ".join(OPPONENTS)}
+        )
     if seat not in SEAT_CHOICES:
-        raise ServiceError("bad_option", f"seat must be one of {', '.join(SEAT_CHOICES)}.")
+        raise ServiceError(
+            "bad_option", _("seat must be one of %(known)s.") % {"known": ", ".join(SEAT_CHOICES)}
+        )
     if opponent == "ai":
         if spec.player is None:
-            raise ServiceError("bad_option", f"{spec.title} has no computer player yet: invite a friend.")
+            raise ServiceError(
+                "bad_option",
+                _("%(game)s has no computer player yet: invite a friend.") % {"game": spec.title},
+            )
         level = level or spec.default_level
         if level not in spec.levels:
-            raise ServiceError("bad_option", f"level must be one of {', '.join(spec.levels)}.", field="level")
+            raise ServiceError(
+                "bad_option",
+                _("level must be one of %(known)s.") % {"known": ", ".join(spec.levels)},
+                field="level",
+            )
     else:
         level = ""
     if rated and level:
@@ -119,7 +130,7 @@ def create_game(
         if measured is None or not measured.established:
             raise ServiceError(
                 "level_not_rated",
-                f"The {level} level has no established rating yet: play it casual.",
+                _("The %(level)s level has no established rating yet: play it casual.") % {"level": _(level)},
                 field="level",
             )
     state = spec.rules.new_state(clean)
@@ -240,11 +251,15 @@ def import_game(
     try:
         control = clock_rules.parse(clock)
     except clock_rules.ClockError as exc:
-        raise ServiceError("bad_record", exc.message) from None
+        raise ServiceError("bad_record", exc.said(_)) from None
     for ply, left in enumerate(move_clocks, start=1):
         if left is not None and not 0 <= left <= clock_rules.MAX_LEFT_MS:
             hours = clock_rules.MAX_LEFT_HOURS
-            raise ServiceError("bad_record", f"move {ply}: a time left must be from 0 to {hours} hours.")
+            raise ServiceError(
+                "bad_record",
+                _("move %(ply)s: a time left must be from 0 to %(hours)s hours.")
+                % {"ply": ply, "hours": hours},
+            )
     rules = spec.rules
     state = rules.new_state(clean)
     try:
@@ -270,7 +285,11 @@ def import_game(
                 new_state = state.play(move)
             except MoveError as exc:
                 # Rolls the whole import back: nothing of a bad record is kept.
-                raise ServiceError("bad_record", f"move {ply} ({text}): {exc.message}") from exc
+                raise ServiceError(
+                    "bad_record",
+                    _("move %(ply)s (%(action)s): %(reason)s")
+                    % {"ply": ply, "action": text, "reason": exc.said(_)},
+                ) from exc
             left = move_clocks[ply - 1] if ply <= len(move_clocks) else None
             Move.objects.create(game=game, ply=ply, seat=state.to_move, text=str(move), clock_ms=left)
             if left is not None and not control.unlimited:

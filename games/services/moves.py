@@ -150,7 +150,7 @@ def _apply(
             move = rules.parse_move(text)
             new_state = state.play(move)
         except MoveError as exc:
-            raise ServiceError(exc.code, exc.message) from exc
+            raise ServiceError(exc.code, exc.said(_)) from exc
         _lapse_offers(game, state.to_move)
         game.ply += 1
         before = [seat for seat, _ in game.move_rows]

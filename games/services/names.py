@@ -12,6 +12,7 @@ import unicodedata
 from collections.abc import Sequence
 
 from confusable_homoglyphs import confusables
+from django.utils.translation import gettext as _
 
 
 class BadName(ValueError):
@@ -97,21 +98,24 @@ def clean(name: object) -> str:
     """A display name: 1 to 24 letters, digits, spaces, apostrophes, dots, underscores
     or hyphens (letters of any script: "Zoë", "O'Neil", "Søren"), not one the site uses."""
     if not isinstance(name, str):
-        raise BadName("Send the name as text.")
+        raise BadName(_("Send the name as text."))
     # Composed, so that an accent typed as a separate mark counts as part of its letter.
     name = _SPACES.sub(" ", unicodedata.normalize("NFC", name)).strip()
     if not name:
-        raise BadName("A name needs at least one character.")
+        raise BadName(_("A name needs at least one character."))
     if len(name) > NAME_MAX_LENGTH:
-        raise BadName(f"A name is at most {NAME_MAX_LENGTH} characters.")
+        raise BadName(_("A name is at most %(most)s characters.") % {"most": NAME_MAX_LENGTH})
     if not _NAME_RE.fullmatch(name):
         raise BadName(
-            "A name may hold letters, digits, spaces, apostrophes, dots, underscores and hyphens.",
+            _("A name may hold letters, digits, spaces, apostrophes, dots, underscores and hyphens."),
         )
     if is_reserved(name):
         raise BadName(
-            f"“{name}” would pass for the site, a moderator or a seat: the site uses it for others. "
-            "Choose another name.",
+            _(
+                "“%(name)s” would pass for the site, a moderator or a seat: the site uses it for others. "
+                "Choose another name."
+            )
+            % {"name": name},
         )
     return name
 
@@ -132,5 +136,7 @@ def record_names(names: Sequence[str]) -> list[str]:
         try:
             cleaned.append(clean(name))
         except BadName as exc:
-            raise BadName(f"the name of player {index + 1}: {exc}") from None
+            raise BadName(
+                _("the name of player %(number)s: %(reason)s") % {"number": index + 1, "reason": exc}
+            ) from None
     return cleaned

@@ -98,11 +98,11 @@ def analysis_refusal(game: Game, actor: Actor) -> ServiceError | None:
     if not held:
         return ServiceError(
             "not_your_seat",
-            "Hints are for the player whose turn it is: send that seat's token, or wait for the end.",
+            _("Hints are for the player whose turn it is: send that seat's token, or wait for the end."),
             403,
         )
     if game.state.to_move not in held:
-        return ServiceError("not_your_turn", "Hints are for the player whose turn it is.", 403)
+        return ServiceError("not_your_turn", _("Hints are for the player whose turn it is."), 403)
     return None
 
 
@@ -119,7 +119,11 @@ def check_analysis(game: Game, actor: Actor) -> None:
 def check_analysable(game: Game) -> None:
     """Raise ``no_analysis`` when the computer offers no analysis of this game."""
     if not catalog.get(game.kind).capabilities.analysis:
-        raise ServiceError("no_analysis", f"The computer cannot analyse {game.title} positions yet.", 501)
+        raise ServiceError(
+            "no_analysis",
+            _("The computer cannot analyse %(game)s positions yet.") % {"game": game.title},
+            501,
+        )
 
 
 def hint_refusal(game: Game, actor: Actor) -> str | None:
@@ -139,10 +143,10 @@ def against_computer(game: Game) -> bool:
 def takeback_refusal(game: Game) -> ServiceError | None:
     """Why no takeback may be asked for in ``game`` at all, or None."""
     if not game.allow_takebacks:
-        return ServiceError("not_allowed", "Takebacks are off in this game.", 403)
+        return ServiceError("not_allowed", _("Takebacks are off in this game."), 403)
     if game.rated and against_computer(game):
         return ServiceError(
-            "not_allowed", "A rated game against the computer has no takebacks: play it out.", 403
+            "not_allowed", _("A rated game against the computer has no takebacks: play it out."), 403
         )
     return None
 
@@ -188,21 +192,26 @@ def claim_refusal(game: Game, actor: Actor, now: datetime | None = None) -> Serv
     """Why ``actor`` may not claim ``game`` (a win or a draw: the others have gone), or None."""
     held = seats_of(game, actor)
     if not held:
-        return ServiceError("not_your_seat", "You do not hold a seat in this game.", 403)
+        return ServiceError("not_your_seat", _("You do not hold a seat in this game."), 403)
     if game.is_finished or not is_playing(game):
-        return ServiceError("game_over", "The game is over.", 409)
+        return ServiceError("game_over", _("The game is over."), 409)
     if not _people_apart(game):
         return ServiceError(
             "not_abandoned",
-            "Only a game between people can be claimed: the computer never leaves, nor can a "
-            "person holding every seat.",
+            _(
+                "Only a game between people can be claimed: the computer never leaves, nor can a "
+                "person holding every seat."
+            ),
             409,
         )
     if not [s for s in gone_seats(game, now=now) if s not in held]:
         return ServiceError(
             "not_abandoned",
-            f"Nobody has gone: a claim opens once an opponent's pages have been closed for "
-            f"{settings.ABANDON_AFTER:g} seconds.",
+            _(
+                "Nobody has gone: a claim opens once an opponent's pages have been closed for "
+                "%(seconds)s seconds."
+            )
+            % {"seconds": f"{settings.ABANDON_AFTER:g}"},
             409,
         )
     return None

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from games.engine import State
 from games.models import Game
 from games.services.base import ServiceError
@@ -32,7 +34,9 @@ def record_termination(game: Game, num_players: int, result: str, termination: s
     try:
         reason = Game.Reason(termination)
     except ValueError:
-        raise ServiceError("bad_record", f"unknown termination {termination!r}") from None
+        raise ServiceError(
+            "bad_record", _("unknown termination %(termination)s") % {"termination": repr(termination)}
+        ) from None
     if result == "*" and reason == Game.Reason.ABANDONED:
         game.status, game.winner, game.reason = Game.Status.ABANDONED, None, reason
         game.result = {"winner": None, "lines": [], "shared": []}
@@ -44,7 +48,11 @@ def record_termination(game: Game, num_players: int, result: str, termination: s
         return
     scores = result.split("-")
     if len(scores) != num_players or any(s not in ("0", "1") and "/" not in s for s in scores):
-        raise ServiceError("bad_record", f"the result {result!r} does not fit {num_players} seats")
+        raise ServiceError(
+            "bad_record",
+            _("the result %(result)s does not fit %(seats)s seats")
+            % {"result": repr(result), "seats": num_players},
+        )
     winners = [i for i, s in enumerate(scores) if s != "0"]
     drawn = len(winners) == num_players
     game.reason = reason

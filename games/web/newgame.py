@@ -75,17 +75,17 @@ def clock_choice(posted: QueryDict) -> dict[str, int] | None:
     if choice != CUSTOM:
         valid = {c["value"] for c in clock_options()} - {CUSTOM}
         if choice and choice not in valid:
-            raise ServiceError("bad_clock", "Choose a time control from the list.", field="clock")
+            raise ServiceError("bad_clock", _("Choose a time control from the list."), field="clock")
         control = clocks.parse_label(choice)
         return control.to_json() or None
     try:
         control = clocks.real_time(
             posted.get("clock_minutes", ""),
             posted.get("clock_increment", "").strip() or "0",
-            "Give the custom clock's minutes (0.25 to 180) and seconds per move (0 to 60).",
+            gettext_noop("Give the custom clock's minutes (0.25 to 180) and seconds per move (0 to 60)."),
         )
     except clocks.ClockError as exc:
-        raise ServiceError(exc.code, exc.message, field="clock") from None
+        raise ServiceError(exc.code, exc.said(_), field="clock") from None
     return control.to_json()
 
 

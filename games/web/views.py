@@ -11,6 +11,7 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.templatetags.static import static
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django_htmx.http import HttpResponseClientRedirect
 from django_htmx.middleware import HtmxDetails
@@ -125,10 +126,10 @@ def rated_refusal(request: HttpRequest, opponent: str) -> None:
     """A rated game from the home page: an account's, against the computer (people meet
     for rated games in the lobby)."""
     if not request.user.is_authenticated:
-        raise services.ServiceError("rated_needs_account", "Log in to play rated games.", field="rated")
+        raise services.ServiceError("rated_needs_account", _("Log in to play rated games."), field="rated")
     if opponent != "ai":
         raise services.ServiceError(
-            "rated_in_lobby", "Rated games between people are made in the lobby.", field="rated"
+            "rated_in_lobby", _("Rated games between people are made in the lobby."), field="rated"
         )
 
 

@@ -80,7 +80,9 @@ def parse_move(text: str) -> Move:
     if len(stripped) == 1 and stripped.isalpha() and stripped.isascii():
         column = ord(stripped) - ord("a")
         if column >= MAX_SIZE:
-            raise IllegalMove("out_of_bounds", f"There is no column {stripped}: columns are a-l at most.")
+            raise IllegalMove(
+                "out_of_bounds", "There is no column %(column)s: columns are a-l at most.", column=stripped
+            )
         return Drop(column)
     try:
         index = parse_cell(stripped, MAX_SIZE, MAX_SIZE)
@@ -238,31 +240,52 @@ class State:
         if isinstance(move, Drop):
             if not self.gravity:
                 raise IllegalMove(
-                    "cell_required", f"Stones do not fall in this game: name a cell such as {move}1."
+                    "cell_required",
+                    "Stones do not fall in this game: name a cell such as %(cell)s.",
+                    cell=f"{move}1",
                 )
             if not 0 <= move.column < self.width:
-                raise IllegalMove("out_of_bounds", f"There is no column {move}: columns are {letters}.")
+                raise IllegalMove(
+                    "out_of_bounds",
+                    "There is no column %(column)s: columns are %(letters)s.",
+                    column=str(move),
+                    letters=letters,
+                )
             cell = self.landing_cell(move.column)
             if cell is None:
-                raise IllegalMove("column_full", f"Column {move} is full: choose another column.")
+                raise IllegalMove(
+                    "column_full", "Column %(column)s is full: choose another column.", column=str(move)
+                )
             return cell
         if isinstance(move, Place):
             if not (0 <= move.file < self.width and 0 <= move.rank < self.height):
                 raise IllegalMove(
-                    "out_of_bounds", f"{move} is off the board: files {letters}, ranks 1-{self.height}."
+                    "out_of_bounds",
+                    "%(cell)s is off the board: files %(letters)s, ranks 1-%(rank)s.",
+                    cell=str(move),
+                    letters=letters,
+                    rank=self.height,
                 )
             cell = move.rank * self.width + move.file
             if self.board[cell] is not None:
-                raise IllegalMove("occupied", f"{move} is already taken.")
+                raise IllegalMove("occupied", "%(cell)s is already taken.", cell=str(move))
             if self.gravity:
                 landing = self.landing_cell(move.file)
                 if landing != cell:
-                    where = (
-                        "is full" if landing is None else f"takes its next stone on {self.cell_name(landing)}"
-                    )
+                    if landing is None:
+                        raise IllegalMove(
+                            "not_landing_cell",
+                            "Stones fall here: column %(column)s is full, not %(cell)s.",
+                            column=FILES[move.file],
+                            cell=str(move),
+                        )
                     raise IllegalMove(
                         "not_landing_cell",
-                        f"Stones fall here: column {FILES[move.file]} {where}, not {move}.",
+                        "Stones fall here: column %(column)s takes its next stone on %(landing)s, "
+                        "not %(cell)s.",
+                        column=FILES[move.file],
+                        landing=self.cell_name(landing),
+                        cell=str(move),
                     )
             return cell
         raise TypeError(f"not a connect-N move: {move!r}")
@@ -310,7 +333,13 @@ def clean_options(options: Mapping[str, Any]) -> dict[str, Any]:
     n = by_name["n"].clean(options)
     if n > longest:
         raise OptionError(
-            "n", f"n must be from {MIN_SIZE} to {longest} on a {width}x{height} board, not {n}."
+            "n",
+            "n must be from %(low)s to %(high)s on a %(width)sx%(height)s board, not %(n)s.",
+            low=MIN_SIZE,
+            high=longest,
+            width=width,
+            height=height,
+            n=n,
         )
     gravity = by_name["gravity"].clean(options)
     players = by_name["players"].clean(options)

@@ -16,10 +16,11 @@ from typing import Any
 
 from games.engine.grid import rows_top_first
 from games.engine.positions import Notation, PositionError, read_form, read_ranks, write_ranks
+from games.engine.refusals import gettext_noop
 
 from .rules import CELL_NAMES, CELLS, RULES, SIZE, State, outcome_of, winning_lines
 
-SYNTAX = (
+SYNTAX = gettext_noop(
     'four ranks of four cells (top first, "/" between, a piece 0-f or "."), the piece in hand '
     '(0-f or "-") and the side to act (1 or 2), e.g. "0a../..3./..../.... 5 1"'
 )
@@ -42,7 +43,9 @@ def read(text: str) -> Fields:
     pieces = [p for p in board if p is not None] + ([hand] if hand is not None else [])
     repeated = sorted({p for p in pieces if pieces.count(p) > 1})
     if repeated:
-        raise PositionError("bad_notation", f"Piece {repeated[0]} is there twice: each piece exists once.")
+        raise PositionError(
+            "bad_notation", "Piece %(piece)s is there twice: each piece exists once.", piece=repeated[0]
+        )
     return Fields(board, hand, int(match.group(6)) - 1)
 
 

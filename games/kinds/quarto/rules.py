@@ -25,6 +25,7 @@ from games.engine.base import (
     clean_by_specs,
 )
 from games.engine.grid import blocks, cell_name, lines, lines_through, parse_cell_or, rows_top_first
+from games.engine.refusals import Words
 
 SIZE = 4
 CELLS = SIZE * SIZE
@@ -106,7 +107,7 @@ def parse_move(text: str) -> Action:
     if _PIECE_RE.match(stripped):
         piece = int(stripped)
         if piece not in PIECES:
-            raise IllegalMove("out_of_bounds", f"There is no piece {piece}: pieces are 0-15.")
+            raise IllegalMove("out_of_bounds", "There is no piece %(piece)s: pieces are 0-15.", piece=piece)
         return Give(piece)
     return Place(parse_cell_or(stripped, SIZE, SIZE, "a piece number 0-15 to give or a cell a1-d4 to place"))
 
@@ -162,21 +163,28 @@ class State:
         if self.in_hand is not None:
             raise IllegalMove(
                 "wrong_phase",
-                f"Place {piece_name(self.in_hand)} (piece {self.in_hand}) before giving a piece.",
+                "Place %(name)s (piece %(piece)s) before giving a piece.",
+                name=Words(piece_traits(self.in_hand)),
+                piece=self.in_hand,
             )
         if piece not in PIECES:
-            raise IllegalMove("out_of_bounds", f"There is no piece {piece}: pieces are 0-15.")
+            raise IllegalMove("out_of_bounds", "There is no piece %(piece)s: pieces are 0-15.", piece=piece)
         if piece not in self.available:
-            raise IllegalMove("piece_unavailable", f"Piece {piece} ({piece_name(piece)}) is already used.")
+            raise IllegalMove(
+                "piece_unavailable",
+                "Piece %(piece)s (%(name)s) is already used.",
+                piece=piece,
+                name=Words(piece_traits(piece)),
+            )
         return replace(self, in_hand=piece, to_move=1 - self.to_move)
 
     def _place(self, cell: int) -> State:
         if self.in_hand is None:
             raise IllegalMove("wrong_phase", "Give your opponent a piece first; there is nothing to place.")
         if not 0 <= cell < CELLS:
-            raise IllegalMove("out_of_bounds", f"There is no cell {cell}.")
+            raise IllegalMove("out_of_bounds", "There is no cell %(cell)s.", cell=cell)
         if self.board[cell] is not None:
-            raise IllegalMove("occupied", f"{CELL_NAMES[cell]} is already taken.")
+            raise IllegalMove("occupied", "%(cell)s is already taken.", cell=CELL_NAMES[cell])
         board = self.board[:cell] + (self.in_hand,) + self.board[cell + 1 :]
         lines = winning_lines_through(cell, self.advanced)
         return replace(self, board=board, in_hand=None, outcome=outcome_of(board, self.to_move, lines))

@@ -32,6 +32,7 @@ from games.engine.base import (
     no_options,
 )
 from games.engine.grid import cell_name, draw_marks, lines, parse_cell, read_square
+from games.engine.refusals import Phrase, gettext_noop
 
 SIZE = 5
 CELLS = SIZE * SIZE
@@ -42,7 +43,7 @@ MAX_PLIES = 200
 
 WIN_LINES = lines(SIZE, SIZE, SIZE)  # five ranks, five files, the two long diagonals
 EDGE = tuple(i for i in range(CELLS) if i // SIZE in (0, SIZE - 1) or i % SIZE in (0, SIZE - 1))
-NOTATION = "a cube on the edge and the end it goes back in from, such as a1-e1"
+NOTATION = gettext_noop("a cube on the edge and the end it goes back in from, such as a1-e1")
 _MOVE_RE = re.compile(r"^\s*([a-z][0-9]{1,2})\s*[-:>]\s*([a-z][0-9]{1,2})\s*$")
 
 
@@ -89,6 +90,13 @@ class Push:
 ALL_PUSHES = tuple(Push(take, end) for take in EDGE for end in ENDS[take])
 
 
+def _either(names: list[str]) -> str | Phrase:
+    """ "a1 or e5 or a5", said in the reader's language."""
+    if len(names) == 1:
+        return names[0]
+    return Phrase("%(first)s or %(rest)s", first=names[0], rest=_either(names[1:]))
+
+
 def parse_move(text: str) -> Push:
     """``"a1-e1"`` (``:`` or ``>`` also separate the two cells; case and blanks ignored)."""
     match = _MOVE_RE.match(text.lower()) if isinstance(text, str) else None
@@ -96,12 +104,16 @@ def parse_move(text: str) -> Push:
         raise BadNotation(text, NOTATION)
     take, end = (parse_cell(part, SIZE, SIZE) for part in match.groups())
     if take not in ENDS:
-        raise IllegalMove("not_edge", f"{CELL_NAMES[take]} is not on the edge: only edge cubes are taken.")
+        raise IllegalMove(
+            "not_edge", "%(cell)s is not on the edge: only edge cubes are taken.", cell=CELL_NAMES[take]
+        )
     if end not in ENDS[take]:
-        ends = " or ".join(CELL_NAMES[e] for e in ENDS[take])
         raise IllegalMove(
             "not_an_end",
-            f"A cube taken from {CELL_NAMES[take]} goes back in from {ends}, not {CELL_NAMES[end]}.",
+            "A cube taken from %(cell)s goes back in from %(ends)s, not %(end)s.",
+            cell=CELL_NAMES[take],
+            ends=_either([CELL_NAMES[e] for e in ENDS[take]]),
+            end=CELL_NAMES[end],
         )
     return Push(take, end)
 
@@ -144,12 +156,16 @@ class State:
         if not isinstance(move, Push):
             raise TypeError(f"not a Quixo move: {move!r}")
         if move.take not in ENDS or move.end not in ENDS[move.take]:
-            raise IllegalMove("not_an_end", f"{move} is not a push from an end of the cube's row or column.")
+            raise IllegalMove(
+                "not_an_end",
+                "%(push)s is not a push from an end of the cube's row or column.",
+                push=str(move),
+            )
         if self.board[move.take] not in (None, self.to_move):
             raise IllegalMove(
                 "not_yours",
-                f"The cube on {CELL_NAMES[move.take]} shows your opponent's symbol: "
-                "take a blank cube or one of yours.",
+                "The cube on %(cell)s shows your opponent's symbol: take a blank cube or one of yours.",
+                cell=CELL_NAMES[move.take],
             )
         board = pushed(self.board, move, self.to_move)
         ply = self.ply + 1

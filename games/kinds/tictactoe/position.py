@@ -14,10 +14,11 @@ from typing import Any
 
 from games.engine.grid import rows_top_first
 from games.engine.positions import Notation, PositionError, read_form, read_ranks, write_ranks
+from games.engine.refusals import gettext_noop
 
 from .rules import CELL_NAMES, CELLS, CROSS, NOUGHT, SIZE, WIN_LINES, State, outcome_of
 
-SYNTAX = (
+SYNTAX = gettext_noop(
     'three ranks of three cells (top first, "/" between, x, o or ".") and the side to act '
     '(x or o), e.g. "x.o/.x./... o"'
 )
@@ -56,7 +57,9 @@ def setup(fields: Fields, options: Mapping[str, Any]) -> list[str]:
             len(crosses) == len(noughts)
         ):
             winner = MARKS[outcome.winner].upper()
-            raise PositionError("unreachable", f"{winner} won, so moved last: the counts say otherwise.")
+            raise PositionError(
+                "unreachable", "%(winner)s won, so moved last: the counts say otherwise.", winner=winner
+            )
         last = next((c for c in mine if outcome_of(_without(board, c)) is None), None)
         if last is None:
             raise PositionError("unreachable", "No single mark made every win on this board.")

@@ -21,6 +21,7 @@ from games.engine.grid import (
     read_square,
     with_mark,
 )
+from games.engine.refusals import gettext_noop
 
 SIZE = 3
 CELLS = SIZE * SIZE
@@ -60,7 +61,7 @@ def parse_move(text: str) -> Mark:
     stripped = text.strip().lower() if isinstance(text, str) else ""
     if stripped in POSITIONS:
         return Mark(POSITIONS[stripped])
-    notation = "a cell a1-c3 or a position TL TC TR L C R BL BC BR"
+    notation = gettext_noop("a cell a1-c3 or a position TL TC TR L C R BL BC BR")
     return Mark(parse_cell_or(stripped, SIZE, SIZE, notation))
 
 

@@ -29,6 +29,7 @@ from games.engine.grid import (
     read_marks,
     with_mark,
 )
+from games.engine.refusals import Phrase, Words, gettext_noop
 
 SIZE = 9
 CELLS = SIZE * SIZE
@@ -71,6 +72,22 @@ _POSITION_WORDS = (
 # BOARD_SPANS[b]: small board b by its corner cells, "d4-f6".
 BOARD_SPANS = tuple(f"{CELL_NAMES[cells[0]]}-{CELL_NAMES[cells[-1]]}" for cells in BOARD_CELLS)
 BOARD_NAMES = tuple(f"{_POSITION_WORDS[b]} board ({BOARD_SPANS[b]})" for b in range(BOARDS))
+# The same names in refusals, said in the reader's language.
+_BOARD_WORDS = (
+    gettext_noop("bottom-left board (%(span)s)"),
+    gettext_noop("bottom board (%(span)s)"),
+    gettext_noop("bottom-right board (%(span)s)"),
+    gettext_noop("left board (%(span)s)"),
+    gettext_noop("centre board (%(span)s)"),
+    gettext_noop("right board (%(span)s)"),
+    gettext_noop("top-left board (%(span)s)"),
+    gettext_noop("top board (%(span)s)"),
+    gettext_noop("top-right board (%(span)s)"),
+)
+
+
+def board_name(small: int) -> Phrase:
+    return Phrase(_BOARD_WORDS[small], span=BOARD_SPANS[small])
 
 
 @dataclass(frozen=True)
@@ -157,13 +174,32 @@ class State:
         allowed = self.allowed_boards
         small = BOARD_OF[cell]
         if small not in allowed:
-            if len(allowed) == 1:
-                where = f"You must play in the {BOARD_NAMES[allowed[0]]}"
-            else:
-                where = "You may play in any open board: " + ", ".join(BOARD_NAMES[b] for b in allowed)
-            closed = "" if self.board_owners[small] is None else f"the {BOARD_NAMES[small]} is closed; "
-            raise IllegalMove("wrong_board", f"{CELL_NAMES[cell]} is not allowed: {closed}{where}.")
+            raise self._elsewhere(cell, small, allowed)
         return self._mark(cell)
+
+    def _elsewhere(self, cell: int, small: int, allowed: tuple[int, ...]) -> IllegalMove:
+        words = {"cell": CELL_NAMES[cell], "closed": board_name(small)}
+        closed = self.board_owners[small] is not None
+        if len(allowed) == 1:
+            words["board"] = board_name(allowed[0])
+            if closed:
+                template = gettext_noop(
+                    "%(cell)s is not allowed: the %(closed)s is closed; You must play in the %(board)s."
+                )
+            else:
+                template = gettext_noop("%(cell)s is not allowed: You must play in the %(board)s.")
+        else:
+            words["boards"] = Words(tuple(board_name(b) for b in allowed), ", ")
+            if closed:
+                template = gettext_noop(
+                    "%(cell)s is not allowed: the %(closed)s is closed; "
+                    "You may play in any open board: %(boards)s."
+                )
+            else:
+                template = gettext_noop(
+                    "%(cell)s is not allowed: You may play in any open board: %(boards)s."
+                )
+        return IllegalMove("wrong_board", template, **words)
 
     def _mark(self, cell: int) -> State:
         mover = self.to_move

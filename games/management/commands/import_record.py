@@ -6,13 +6,17 @@ the line and the reason, and nothing is stored.
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.utils import translation
+from django.utils.translation import gettext
 
 from games.formats import records
+from games.management.commands.play import terminal_language
 from games.services import moves as services
 
 
@@ -23,7 +27,11 @@ class Command(BaseCommand):
         parser.add_argument("file", help="the record file, or - for standard input")
 
     def handle(self, *args: Any, **options: Any) -> None:
-        name = options["file"]
+        # A refused record is said in the terminal's language, as the terminal player speaks.
+        with translation.override(terminal_language(os.environ)):
+            self.load(options["file"])
+
+    def load(self, name: str) -> None:
         try:
             text = sys.stdin.read() if name == "-" else Path(name).read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as exc:
@@ -32,7 +40,7 @@ class Command(BaseCommand):
             record, _ = records.load(text)
             created = services.import_record(record)
         except records.RecordError as exc:
-            raise CommandError(f"{name}: {exc}") from None
+            raise CommandError(f"{name}: {exc.said(gettext)}") from None
         except services.ServiceError as exc:
             raise CommandError(f"{name}: {exc.message}") from None
         game = created.game

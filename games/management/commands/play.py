@@ -120,7 +120,7 @@ class Command(BaseCommand):
         try:
             control = clock_rules.parse_label(options["clock"])
         except clock_rules.ClockError as exc:
-            raise CommandError(f"--clock {options['clock']!r}: {exc.message}") from None
+            raise CommandError(f"--clock {options['clock']!r}: {exc.said(_)}") from None
         try:
             self.actors, game = self.start(
                 kind, game_options, options["vs"], level, options["seat"], control.to_json() or None
