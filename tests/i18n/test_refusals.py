@@ -211,3 +211,21 @@ def test_a_puzzle_attempts_reason_crosses_the_solvers_process_and_is_said_whole(
         assert refused.said(gettext) == (
             "Action 3 (3)\u00a0: La pièce 3 (basse foncée carrée creuse) est déjà utilisée."
         )
+
+
+@pytest.mark.django_db
+def test_the_record_importer_says_its_own_lines_in_the_terminals_language(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("LANG", "fr_FR.UTF-8")
+    path = tmp_path / "good.txt"
+    path.write_text('[Game "tictactoe"]\n1. b2 a1\n')
+    out = io.StringIO()
+    call_command("import_record", str(path), stdout=out)
+    assert "(2 actions," in out.getvalue() and "Imported" not in out.getvalue()
+    assert "Jeton d\u2019API" in out.getvalue()
+    with pytest.raises(CommandError) as refused:
+        call_command("import_record", str(tmp_path / "missing.txt"), stdout=io.StringIO())
+    assert str(refused.value).startswith("Impossible de lire ")

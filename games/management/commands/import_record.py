@@ -13,7 +13,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils import translation
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 
 from games.formats import records
 from games.management.commands.play import terminal_language
@@ -35,7 +35,8 @@ class Command(BaseCommand):
         try:
             text = sys.stdin.read() if name == "-" else Path(name).read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as exc:
-            raise CommandError(f"Cannot read {name}: {exc}") from None
+            said = gettext("Cannot read %(file)s: %(reason)s") % {"file": name, "reason": exc}
+            raise CommandError(said) from None
         try:
             record, _ = records.load(text)
             created = services.import_record(record)
@@ -44,7 +45,15 @@ class Command(BaseCommand):
         except services.ServiceError as exc:
             raise CommandError(f"{name}: {exc.message}") from None
         game = created.game
-        self.stdout.write(
-            f"Imported {game} ({game.ply} actions, {game.get_status_display()}): {game.get_absolute_url()}\n"
-            f"API token for its seats: {created.token}"
+        status, url = game.get_status_display(), game.get_absolute_url()
+        words = {"game": game, "count": game.ply, "status": status, "url": url}
+        said = (
+            ngettext(
+                "Imported %(game)s (%(count)s action, %(status)s): %(url)s",
+                "Imported %(game)s (%(count)s actions, %(status)s): %(url)s",
+                game.ply,
+            )
+            % words
         )
+        token = gettext("API token for its seats: %(token)s") % {"token": created.token}
+        self.stdout.write(f"{said}\n{token}")

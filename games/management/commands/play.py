@@ -116,7 +116,7 @@ class Command(BaseCommand):
         level = options["level"]
         levels = catalog.get(kind).levels
         if options["vs"] == "ai" and level and level not in levels:
-            raise CommandError(f"--level must be one of {', '.join(levels)}.")
+            raise CommandError(_("--level must be one of %(levels)s.") % {"levels": ", ".join(levels)})
         try:
             control = clock_rules.parse_label(options["clock"])
         except clock_rules.ClockError as exc:
