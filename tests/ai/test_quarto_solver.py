@@ -8,6 +8,7 @@ import pytest
 
 from games.ai.clock import CHECK_MASK, deadline_ns
 from games.kinds.quarto import bits as qb
+from games.kinds.quarto import leaves as ql
 from games.kinds.quarto import tables as qt
 from games.kinds.quarto.player import analyse, warm_up
 from games.kinds.quarto.rules import CELLS, State
@@ -55,6 +56,25 @@ def test_search_score_agrees_with_reference_full_window() -> None:
         assert low.value >= expected
         high = sol.search(position, state.in_hand, expected, expected + 1, FULL_DEPTH, 1 << 40)
         assert high.value <= expected
+
+
+@pytest.mark.parametrize("advanced", [False, True])
+def test_four_cell_leaf_agrees_with_reference(advanced: bool) -> None:
+    rng = random.Random(f"leaf-{advanced}")
+    sol = Solver(advanced, tt_bits=10)
+    t = sol.tables
+    tables = (t.threat, t.pieces_with, t.spread, t.lines, sol.stats)
+    for _ in range(60):
+        state = random_position(rng, 4, advanced=advanced)
+        assert state.in_hand is not None
+        position = (*encode(state), state.in_hand)
+        expected = reference_score(state)
+        assert ql.value_four(*position, -1000, 1000, *tables) == expected, state
+        assert ql.value_four(*position, expected - 1, expected, *tables) >= expected, state
+        assert ql.value_four(*position, expected, expected + 1, *tables) <= expected, state
+        # The analysis's window: win, draw or loss.
+        outcome = ql.value_four(*position, -1, 1, *tables)
+        assert (outcome > 0) == (expected > 0) and (outcome < 0) == (expected < 0), state
 
 
 def _transformed(state: State, perm: tuple[int, ...], transform: qt.PieceTransform) -> State:

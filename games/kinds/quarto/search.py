@@ -13,7 +13,8 @@ is the number of empty cells left after the winning placement (so faster wins sc
 higher), a loss is ``-(WIN + e)``, a draw is 0. Depth-limited searches score the
 horizon 0, so any score with ``abs(score) >= WIN`` is proven.
 
-Transposition-table keys: see :mod:`.quarto_board`; playouts: :mod:`.quarto_playouts`.
+Transposition-table keys: see :mod:`.quarto_board`; playouts: :mod:`.quarto_playouts`;
+the nodes of four and three empty cells of full-depth searches: :mod:`.leaves`.
 """
 
 from __future__ import annotations
@@ -25,8 +26,10 @@ from games.ai.clock import CHECK_MASK, monotonic_ns
 
 from .bits import can_still_win, canonical_key, dangerous_pieces, lowest_bit_index, popcount
 from .bits import slot as slot_of
+from .leaves import S_NODES as S_NODES
+from .leaves import WIN as WIN
+from .leaves import value_four, value_three
 
-WIN = 100
 INF = 1000
 DEAD_CHECK_MAX = 10
 PAIRS = 64
@@ -39,7 +42,7 @@ LOWER, UPPER, EXACT = 1, 2, 3
 # stats[] slots: nodes searched, node limit, aborted flag, rule variant, fewest empty cells
 # probed in the table, table hits, deadline (monotonic ns), nodes searched whatever the
 # clock says, node count at which the clock is read next.
-S_NODES, S_LIMIT, S_ABORTED, S_VARIANT, S_TT_MIN, S_TT_HITS = 0, 1, 2, 3, 4, 5
+S_LIMIT, S_ABORTED, S_VARIANT, S_TT_MIN, S_TT_HITS = 1, 2, 3, 4, 5  # S_NODES = 0: see .leaves
 S_DEADLINE, S_FLOOR, S_CHECK_AT = 6, 7, 8
 # Fewest empty cells at which the pairs are ordered by the opponent's replies.
 S_ORDER_MIN = 9
@@ -306,6 +309,20 @@ def search_place(
                 if dangerous_pieces(tr2 | (spread[q] << cq), occ2 | cbit, threat, pieces_with) & last == 0:
                     v = 0
                     break
+        elif n == 5 and depth >= n:
+            v = -value_four(
+                traits | (hand_bits << c),
+                occ | (1 << c),
+                avail & ~(1 << q),
+                q,
+                -beta,
+                -alpha,
+                threat,
+                pieces_with,
+                spread,
+                lines,
+                stats,
+            )
         elif n == 4 and depth >= n:
             stats[S_NODES] += 1
             v = -value_three(
@@ -347,57 +364,6 @@ def search_place(
                     break
 
     _store(use_tt, best, alpha0, beta, depth, n, slot, k1, k2, tt1, tt2)
-    return best
-
-
-@njit(cache=True, nogil=True)
-def value_three(
-    traits: int,
-    occ: int,
-    avail: int,
-    hand: int,
-    threat: np.ndarray,
-    pieces_with: np.ndarray,
-    spread: np.ndarray,
-    stats: np.ndarray,
-) -> int:
-    """Exact score of a node with three empty cells (``hand`` must not win at once): a
-    leaf without the bounds, table and ordering of :func:`search_place`, which calls it
-    from four empty cells on full-depth searches."""
-    best = -(WIN + 1)  # no placement leaves a safe piece
-    hand_bits = spread[hand]
-    cells = ~occ & 0xFFFF
-    while cells:
-        cbit = cells & -cells
-        cells ^= cbit
-        tr2 = traits | (hand_bits << lowest_bit_index(cbit))
-        occ2 = occ | cbit
-        safe = avail & ~dangerous_pieces(tr2, occ2, threat, pieces_with)
-        while safe:
-            qbit = safe & -safe
-            safe ^= qbit
-            q = lowest_bit_index(qbit)
-            stats[S_NODES] += 1
-            # The opponent places q on one of the two cells left and gives the last
-            # piece: a draw if some placement leaves it safe, else they lose.
-            last = avail & ~qbit
-            v = WIN
-            rest = ~occ2 & 0xFFFF
-            while rest:
-                rbit = rest & -rest
-                rest ^= rbit
-                if (
-                    dangerous_pieces(
-                        tr2 | (spread[q] << lowest_bit_index(rbit)), occ2 | rbit, threat, pieces_with
-                    )
-                    & last
-                    == 0
-                ):
-                    v = 0
-                    break
-            if v == WIN:
-                return WIN
-            best = 0
     return best
 
 
