@@ -7,6 +7,8 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
 TURN_OR_END = "document.querySelector('.status__line.is-my-turn, .status__line.is-over') !== null"
 TIMEOUT = 20000
 
@@ -181,8 +183,18 @@ def answer(page: Any, button: str) -> None:
 
 
 def resign(page: Any) -> None:
-    page.locator(".actions__confirm > summary").click()
-    page.get_by_role("button", name="Yes, resign").click()
+    """Open "Really resign?" and answer it. A push that redraws the actions (the opponent
+    arriving, an offer) closes the question again, as a player sees it: open it again."""
+    question = page.locator(".actions__confirm")
+    for _ in range(5):
+        if question.get_attribute("open") is None:
+            page.locator(".actions__confirm > summary").click()
+        try:
+            page.get_by_role("button", name="Yes, resign").click(timeout=TIMEOUT // 5)
+            return
+        except PlaywrightTimeout:
+            continue
+    raise AssertionError("the resign question never stayed open long enough to answer it")
 
 
 def one_move_then_resign(first: Any, second: Any) -> Any:
