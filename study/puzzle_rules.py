@@ -15,15 +15,14 @@ the rules' order among equals).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from games import catalog
 from games.ai.base import LOSS, WIN, ActionValue, rank
 from games.engine import MoveError
-from games.engine.refusals import fill
-from games.formats.action_words import gettext_noop
+from games.engine.refusals import Phrase, Refusal, gettext_noop
 
 SOLVE_BUDGET = 5.0  # seconds: positions of puzzles are solved exactly well within it
 MAX_EMPTY = 10  # positions with more empty cells are not searched for puzzles
@@ -113,45 +112,21 @@ class Verdict:
     first_wrong: str | None = None
 
 
-@dataclass(frozen=True)
-class Reason:
+def reason(exc: MoveError) -> Phrase:
     """The rules' refusal inside an attempt's, kept as its template and words so that the
-    site says it in the reader's language."""
-
-    template: str
-    words: dict[str, Any]
-
-    @classmethod
-    def of(cls, exc: MoveError) -> Reason:
-        return cls(getattr(exc, "template", exc.message), dict(getattr(exc, "words", {})))
-
-    def said(self, translate: Callable[[str], str]) -> str:
-        # The rules' words (a piece's traits, a board's name) are said in the same language.
-        return fill(self.template, self.words, translate)
-
-    def __str__(self) -> str:
-        return self.said(str)
+    site says it in the reader's language (a piece's traits, a board's name too)."""
+    return Phrase(exc.template, **exc.words)
 
 
-class BadAttempt(ValueError):
+class BadAttempt(Refusal, ValueError):
     """An attempt that cannot be judged: ``code`` for programs, ``message`` for people (in
     English); :meth:`said` says it in another language from its template and words. Pure: the
     site passes its ``gettext``."""
 
     def __init__(self, code: str, message: str, **words: Any) -> None:
-        super().__init__(code, message)  # both, so that it crosses a process pool (with __dict__)
+        # Both arguments, so that it crosses a process pool (its template and words with __dict__).
+        super().__init__(code, self.keep(message, words))
         self.code = code
-        self.template = message
-        self.words = words
-        self.message = self.said(str)
-
-    def said(self, translate: Callable[[str], str]) -> str:
-        words = {
-            key: value.said(translate) if isinstance(value, Reason) else value
-            for key, value in self.words.items()
-        }
-        text = translate(self.template)
-        return text % words if words else text
 
 
 def judge(kind: str, state: Any, moves: Sequence[str]) -> Verdict:
@@ -173,7 +148,7 @@ def judge(kind: str, state: Any, moves: Sequence[str]) -> Verdict:
         except MoveError as exc:
             words = gettext_noop("Action %(number)d (%(text)s): %(reason)s")
             raise BadAttempt(
-                exc.code, words, number=index + 1, text=str(text)[:20], reason=Reason.of(exc)
+                exc.code, words, number=index + 1, text=str(text)[:20], reason=reason(exc)
             ) from None
         if state.to_move != solver_side:
             expected = stubborn(kind, state)

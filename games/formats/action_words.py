@@ -11,6 +11,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from games.engine.refusals import gettext_noop as gettext_noop  # the packages' phrases import it here
+
 # The site's language: the game packages are pure (no Django), so they mark their phrases
 # with _() (and gettext_noop() for a table's words, said later through _()), and the site
 # installs Django's gettext here (games.presenting.sentences); without it, English.
@@ -23,11 +25,6 @@ def say(text: str) -> str:
 
 
 _ = say
-
-
-def gettext_noop(text: str) -> str:
-    """Marks ``text`` for the catalogs where it is written; it is translated where said."""
-    return text
 
 
 @dataclass(frozen=True)

@@ -202,7 +202,7 @@ def test_the_lobbys_seek_form_says_the_rules_and_the_clocks_refusals_in_french()
 
 
 def test_a_puzzle_attempts_reason_crosses_the_solvers_process_and_is_said_whole() -> None:
-    reason = puzzle_rules.Reason.of(used_piece())
+    reason = puzzle_rules.reason(used_piece())
     template = "Action %(number)d (%(text)s): %(reason)s"
     attempt = puzzle_rules.BadAttempt("piece_unavailable", template, number=3, text="3", reason=reason)
     refused = pickle.loads(pickle.dumps(attempt))

@@ -118,7 +118,7 @@ def test_the_rules_refusal_inside_an_attempt_is_kept_as_a_reason() -> None:
         "Action %(number)d (%(text)s): %(reason)s",
         number=1,
         text="b2",
-        reason=puzzle_rules.Reason.of(inner),
+        reason=puzzle_rules.reason(inner),
     )
     assert refused.message == "Action 1 (b2): b2 is already taken."
     with translation.override("de"):
