@@ -118,11 +118,6 @@ def token_holder(token: str) -> Holder | None:
     return Holder(account.player_id, account.language) if account is not None else None
 
 
-def token_player(token: str) -> str | None:
-    holder = token_holder(token)
-    return holder.player_id if holder else None
-
-
 def account_for_token(token: str | None) -> Account | None:
     if not token or not token.startswith(TOKEN_PREFIX):
         return None

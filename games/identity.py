@@ -61,9 +61,3 @@ def token_holder(token: str | None) -> Holder | None:
         if found := reader(token):
             return found
     return None
-
-
-def token_player(token: str | None) -> str | None:
-    """The player id a bearer token acts as, or None."""
-    holder = token_holder(token)
-    return holder.player_id if holder else None
