@@ -115,7 +115,9 @@ def main() -> None:
         "--baseline",
         help="with --all: ORDER_MIN,WORKERS: also solve with this ordering and threads, check, compare",
     )
-    parser.add_argument("--workers", type=int, default=ROOT_WORKERS, help="with --all: threads (default 1)")
+    parser.add_argument(
+        "--workers", type=int, default=ROOT_WORKERS, help=f"with --all: threads (default {ROOT_WORKERS})"
+    )
     parser.add_argument("--budget", type=float, default=1.0, help="budget of a timed turn (default 1.0)")
     args = parser.parse_args()
     low, high = (int(x) for x in args.empties.split("-"))

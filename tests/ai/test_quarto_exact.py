@@ -10,6 +10,8 @@ import random
 
 import pytest
 
+from games.kinds.quarto import bits as qb
+from games.kinds.quarto import search as qs
 from games.kinds.quarto.root import Root, first_bounds, search_actions
 from games.kinds.quarto.rules import Action, State
 from games.kinds.quarto.solver import FULL_DEPTH, NO_LIMIT, Solver, encode
@@ -68,3 +70,25 @@ def test_every_action_valued_in_parallel_as_by_the_plain_search(advanced: bool) 
         expected = _scores(state, _plain(advanced), workers=1)
         assert _scores(state, _fast(advanced, 6), workers=2) == expected, state
         assert len(expected) == len(state.empty_cells)
+
+
+def test_a_slot_torn_by_two_writers_is_not_read() -> None:
+    # Threads valuing one position share a table; one may have written a slot's data
+    # word and another its key word. Such a slot must read as empty, never as the
+    # position's entry with another's value.
+    state = random_position(random.Random("torn"), 9)
+    assert state.in_hand is not None
+    sol = _fast(False, 6)
+    position = encode(state)
+    value = sol.search(position, state.in_hand, -1000, 1000, FULL_DEPTH).value
+    again = sol.search(position, state.in_hand, -1000, 1000, FULL_DEPTH)
+    assert (again.value, again.nodes, int(sol.stats[qs.S_TT_HITS])) == (value, 1, 1)
+
+    traits, occ, _ = position
+    k1, k2 = qb.canonical_key(traits, occ, state.in_hand, sol.tables.symt)
+    slot = qb.slot(k1, k2, sol.tt1.shape[0] - 1)
+    false_value = 105 if value <= 0 else -105
+    sol.tt2[slot] = k2 | ((false_value + 128) << 24) | (qs.EXACT << 32) | (16 << 34)
+    torn = sol.search(position, state.in_hand, -1000, 1000, FULL_DEPTH)
+    assert torn.value == value
+    assert torn.nodes > 1

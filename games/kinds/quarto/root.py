@@ -2,7 +2,7 @@
 
 :class:`Root` turns an action into the "place, then give" positions the compiled search
 values; :func:`search_actions` values several actions, on :data:`ROOT_WORKERS`
-threads or more when asked, each thread with its own pooled solver (the compiled search
+threads or as many as asked, the threads sharing the root's table (the compiled search
 releases the GIL, so on two cores two actions are searched at the same time).
 """
 
@@ -17,12 +17,12 @@ from games.ai.base import DRAW, LOSS, WIN
 
 from .rules import Action, Place, State
 from .solver import WIN as WIN_SCORE
-from .solver import Position, Solver, encode, place, solver
+from .solver import Position, Solver, encode, place
 
-# Threads valuing a position's actions. Two pay only on an idle machine: each thread's
-# table starts cold, so two spend about 1.4 times the CPU, and on a busy 2-core machine
-# they were slower than one (docs/performance.md, "Exact analysis").
-ROOT_WORKERS = 1
+# Threads valuing a position's actions. They share one table, so two spend the CPU of
+# one and answer in about half the time; on a 2-core machine kept busy by two other
+# processes two were still faster than one (docs/performance.md, "Two threads, one table").
+ROOT_WORKERS = 2
 PLAYOUT_RATE = 300_000  # careful-random games per second, a floor measured mid-game
 MIN_PLAYOUTS = 8
 
@@ -167,7 +167,8 @@ def search_actions(
     """``Root.search`` of every action with the same window: ``{action: (value, aborted)}``.
 
     The calling thread searches with ``root``'s solver; up to ``workers - 1`` more
-    threads each borrow another solver, and every thread takes the next action left.
+    threads each search with a twin of it (the same table), and every thread takes the
+    next action left.
     """
     pending = list(reversed(actions))
     results: dict[Action, tuple[int, bool]] = {}
@@ -184,8 +185,7 @@ def search_actions(
 
     def helper() -> None:
         try:
-            with solver(root.state.advanced) as sol:
-                run(Root(sol, root.state))
+            run(Root(root.sol.twin(), root.state))
         except BaseException as exc:  # re-raised in the calling thread
             with lock:
                 errors.append(exc)

@@ -220,7 +220,9 @@ def search_place(
         k2 |= stats[S_VARIANT] << 20
         slot = slot_of(k1, k2, tt1.shape[0] - 1)
         e2 = int(tt2[slot])
-        if tt1[slot] == k1 and (e2 & 0xFFFFFF) == k2:
+        # The key word holds k1 ^ entry: a slot torn by two threads writing it at once
+        # fails this test (threads of one analysis share the table).
+        if tt1[slot] ^ e2 == k1 and (e2 & 0xFFFFFF) == k2:
             value = ((e2 >> 24) & 0xFF) - 128
             flag = (e2 >> 32) & 3
             stored = (e2 >> 34) & 31
@@ -389,5 +391,6 @@ def _store(
         else:
             flag = EXACT
         stored = depth if depth < n else n
-        tt1[slot] = k1
-        tt2[slot] = k2 | ((best + 128) << 24) | (flag << 32) | (stored << 34)
+        entry = k2 | ((best + 128) << 24) | (flag << 32) | (stored << 34)
+        tt2[slot] = entry
+        tt1[slot] = k1 ^ entry

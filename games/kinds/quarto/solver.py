@@ -2,8 +2,9 @@
 
 :class:`Solver` wraps the compiled search of :mod:`.quarto_search` for one rule variant,
 with its own transposition table. Solvers are pooled: :func:`solver` lends one to a
-single caller at a time, so searches in several threads never share a table (the
-compiled code releases the GIL, so they really run in parallel).
+single caller at a time. The threads valuing one position's actions share its table
+(:meth:`Solver.twin`): the compiled code releases the GIL, so they really run in
+parallel, and each finds what the other proved.
 """
 
 from __future__ import annotations
@@ -111,6 +112,18 @@ class Solver:
         self.nodes = 0
         self.order_min = ORDER_MIN_EMPTY
         self.tt_min = TT_MIN_EMPTY
+
+    def twin(self) -> Solver:
+        """A solver of its own (counters, work space) that shares this one's table."""
+        other = Solver.__new__(Solver)
+        other.tables = self.tables
+        other.tt1, other.tt2 = self.tt1, self.tt2
+        other.work = np.zeros(qs.WORK_SHAPE, dtype=np.int64)
+        other.stats = np.zeros(qs.STATS_LEN, dtype=np.int64)
+        other.nodes = 0
+        other.order_min = self.order_min
+        other.tt_min = self.tt_min
+        return other
 
     def clear(self) -> None:
         self.tt1[:] = 0
