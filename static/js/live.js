@@ -248,6 +248,17 @@
     detail.shouldSwap = false;
     htmx.swap(detail.target, detail.serverResponse, { swapStyle: "none" }, { contextElement: detail.target });
   });
+  // A push (or a poll) draws the actions under the board again: a question the player
+  // has open ("Really resign?") stays open, or their next click would meet it closed.
+  // Done on the new part before it is swapped in, so nothing waits for an event.
+  document.addEventListener("htmx:oobBeforeSwap", function (event) {
+    var detail = event.detail;
+    if (!detail.fragment || !detail.target) return;
+    detail.target.querySelectorAll("details[open][class]").forEach(function (old) {
+      var same = detail.fragment.querySelector("details." + old.classList[0]);
+      if (same) same.open = true;
+    });
+  });
   // Otherwise reconnect after 2 to 5 s rather than at once: the server may be restarting.
   htmx.config.wsReconnectDelay = function (retries) {
     return 2000 + Math.random() * Math.min(3000, 1000 * (retries + 1));

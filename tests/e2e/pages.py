@@ -183,8 +183,9 @@ def answer(page: Any, button: str) -> None:
 
 
 def resign(page: Any) -> None:
-    """Open "Really resign?" and answer it. A push that redraws the actions (the opponent
-    arriving, an offer) closes the question again, as a player sees it: open it again."""
+    """Open "Really resign?" and answer it. The question stays open through the pushes
+    that draw the actions again (see test_the_resign_question_stays_open_through_the_
+    opponents_move); should the page itself be drawn anew, open it again."""
     question = page.locator(".actions__confirm")
     for _ in range(5):
         if question.get_attribute("open") is None:

@@ -178,3 +178,28 @@ def test_three_people_play_connect_through_one_invite(server: str, browser: Any)
     for page in pages:
         page.context.close()
     assert not errors, errors[:5]
+
+
+def test_the_resign_question_stays_open_through_the_opponents_move(server: str, browser: Any) -> None:
+    pages, errors = seated(server, browser, "tictactoe", 2)
+    x, o, watcher = pages
+    play([(x, "a1"), (o, "b2")], pages)
+    question = o.locator(".actions__confirm")
+    o.locator(".actions__confirm > summary").click()
+    assert question.get_attribute("open") is not None
+    play([(x, "c3")], pages)
+    # The push of that move drew O's actions again (their forms carry the new ply).
+    o.wait_for_selector('.actions__confirm input[name="ply"][value="3"]', state="attached", timeout=TIMEOUT)
+    assert question.get_attribute("open") is not None
+    o.get_by_role("button", name="Yes, resign").click()
+    ends_alike(
+        {
+            x: "Player 2 (O) resigned: you win.",
+            o: "You resigned: Player 1 (X) wins.",
+            watcher: "Player 2 (O) resigned: Player 1 (X) wins.",
+        },
+        0,
+    )
+    for page in pages:
+        page.context.close()
+    assert not errors, errors[:5]
