@@ -10,6 +10,7 @@ from typing import Any
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
+from django.utils.translation import gettext, pgettext
 from django.utils.translation import gettext_lazy as _
 
 from . import catalog, clocks
@@ -248,10 +249,15 @@ class Seat(models.Model):
 
     @property
     def called(self) -> str:
-        """The seat as the pages name it to others: a person without a name is "Player 2"."""
-        if self.is_ai or self.is_open or self.name:
-            return self.label
-        return f"Player {self.index + 1}"
+        """The seat as the pages name it to others, in the reader's language: a person
+        without a name is "Player 2". (``label`` is the records' English word.)"""
+        if self.is_ai:
+            return gettext("computer (%(level)s)") % {"level": pgettext("computer level", self.game.ai_level)}
+        if self.name:
+            return self.name
+        if self.is_open:
+            return gettext("open seat")
+        return gettext("Player %(number)s") % {"number": self.index + 1}
 
 
 class Move(models.Model):
@@ -281,6 +287,9 @@ class ChatLine(models.Model):
     seat = models.PositiveSmallIntegerField(null=True, blank=True)
     name = models.CharField(max_length=40, blank=True, help_text="The seat's name when the line was said.")
     text = models.CharField(max_length=300)
+    # A line of the site keeps what was done ({"act", "offer", "seat"}), so each page says
+    # it in its reader's language (and "You" to the one who did it); ``text`` in English.
+    said = models.JSONField(default=dict, blank=True)
     created = models.DateTimeField(auto_now_add=True, db_index=True)
     hidden = models.BooleanField(default=False, help_text="Hidden by a moderator: kept, never shown.")
 

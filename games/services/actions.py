@@ -107,9 +107,6 @@ def resign(game_id: int, actor: Actor, expected_ply: int | None) -> Game:
     return game
 
 
-OFFER_NAMES = {"draw": "draw offer", "takeback": "takeback request", "rematch": "rematch offer"}
-
-
 def _decline(game: Game, kind: OfferKind, held: list[int]) -> Game:
     """Decline the pending offer (or withdraw one's own) and tell the pages; the chat says
     who did (a line of the site), so the offerer learns why their offer went away."""
@@ -118,7 +115,7 @@ def _decline(game: Game, kind: OfferKind, held: list[int]) -> Game:
     game.save(update_fields=["offers", "updated"])
     mine = [seat for seat in held if seat in said_yes]
     done = "withdrew" if mine else "declined"
-    chat.site_line(game, game.seat_list[mine[0] if mine else held[0]], f"{done} the {OFFER_NAMES[kind]}.")
+    chat.site_line(game, game.seat_list[mine[0] if mine else held[0]], done, kind)
     publish(GameEvent(game.pk, game.ply, "declined"))
     return game
 

@@ -20,7 +20,7 @@ from django.utils.translation import gettext as _
 
 from games.events import GameEvent, publish
 from games.models import ChatLine, ChatMute, Game, Seat, hash_token
-from games.services import policy, ratelimit
+from games.services import policy, ratelimit, site_lines
 from games.services.base import Actor, ServiceError, locked_game
 from games.services.names import BadName, clean
 
@@ -107,8 +107,9 @@ def _budget_key(game: Game, seat: Seat) -> str:
     return "chat:" + (seat_keys(seat) or [f"{game.pk}:{seat.index}"])[0]
 
 
-def site_line(game: Game, seat: Seat, words: str) -> ChatLine | None:
-    """A line of the site saying what ``seat``'s player did ("Player 2" + ``words``).
+def site_line(game: Game, seat: Seat, act: str, offer: str) -> ChatLine | None:
+    """A line of the site saying what ``seat``'s player did ("Player 2 declined the draw
+    offer.", see games/services/site_lines.py).
 
     It spends that player's chat budget, so an action repeated to fill the chat soon adds
     nothing more (the action itself still counts); a muted player is named by their seat,
@@ -116,8 +117,9 @@ def site_line(game: Game, seat: Seat, words: str) -> ChatLine | None:
     """
     if ratelimit.hit(_budget_key(game, seat), ratelimit.parse_rate(settings.RATE_LIMIT_CHAT)):
         return None
-    who = f"Player {seat.index + 1}" if is_muted(seat_keys(seat)) else seat.called
-    return ChatLine.objects.create(game=game, seat=None, text=f"{who} {words}")
+    name = "" if is_muted(seat_keys(seat)) else seat.name
+    said = site_lines.said(act, offer, seat.index, name)
+    return ChatLine.objects.create(game=game, seat=None, text=site_lines.english(said), said=said)
 
 
 def set_name(game_id: int, actor: Actor, name: object) -> str:

@@ -38,10 +38,15 @@ def game(server: str) -> int:
     return import_record(server, "connect", list(LONG_GAME))
 
 
-@pytest.fixture(params=["phone", "laptop"])
+@pytest.fixture(params=["phone", "laptop", "phone in French"])
 def sized(request: pytest.FixtureRequest, browser: Any) -> Iterator[Any]:
-    """A page at phone or laptop size (with the site's Content-Security-Policy)."""
-    context = browser.new_context(viewport=PHONE if request.param == "phone" else LAPTOP)
+    """A page at phone or laptop size (with the site's Content-Security-Policy); French
+    words are longer."""
+    french = {"locale": "fr-FR", "extra_http_headers": {"Accept-Language": "fr"}}
+    context = browser.new_context(
+        viewport=LAPTOP if request.param == "laptop" else PHONE,
+        **(french if request.param.endswith("French") else {}),
+    )
     page = context.new_page()
     yield page
     context.close()

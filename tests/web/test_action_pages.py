@@ -156,6 +156,35 @@ def test_a_declined_offer_is_a_line_of_the_site_in_everyone_s_chat(client: Clien
     game, friend = people(client)
     client.post(f"/games/{game.pk}/draw", {"ply": 0, "answer": "yes"})
     friend.post(f"/games/{game.pk}/draw", {"ply": 0, "answer": "no"})
-    for html in (page(client, game), page(friend, game), page(Client(), game)):
-        assert '<li class="chat__line is-site"><span class="chat__who">Site:</span>' in html
-        assert "Player 2 declined the draw offer." in html
+    said = {
+        "Player 2 declined the draw offer.": (page(client, game), page(Client(), game)),
+        "You declined the draw offer.": (page(friend, game),),
+    }
+    for words, pages in said.items():
+        for html in pages:
+            assert '<li class="chat__line is-site"><span class="chat__who">Site:</span>' in html
+            assert f'<span class="chat__text">{words}</span>' in html
+
+
+def test_a_line_of_the_site_is_said_in_each_reader_s_language(client: Client) -> None:
+    game, _friend = people(client)
+    client.post(f"/games/{game.pk}/draw", {"ply": 0, "answer": "yes"})
+    client.post(f"/games/{game.pk}/draw", {"ply": 0, "answer": "no"})
+    url = game.get_absolute_url()
+    spectator = Client().get(url, HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert "Joueur 1 a retiré son offre de nulle." in spectator
+    mine = client.get(url, HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert "Sie haben Ihr Remisangebot zurückgezogen." in mine
+    # The stored line stays in English, for the admin and the API.
+    assert [line.text for line in game.chat_lines.all()] == ["Player 1 withdrew the draw offer."]
+
+
+def test_the_players_line_names_the_computer_s_level_and_a_person_in_the_reader_s_language(
+    client: Client,
+) -> None:
+    game = start(client, kind="quarto")
+    html = client.get(game.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert "ordinateur (débutant)" in html
+    game, _friend = people(client)
+    spectator = Client().get(game.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert "Joueur 2 : une personne" in spectator.replace("\xa0", " ")
