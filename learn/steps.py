@@ -11,17 +11,85 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from django.utils.functional import Promise
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_noop
 from django.utils.translation import gettext_lazy as _
 
 from games import catalog
 from games.engine import MoveError
 from games.kinds.quarto import rules as quarto
+from games.kinds.quarto.action_words import looks
 
 KIND = "quarto"
 DIAGONAL = (0, 5, 10, 15)  # a1, b2, c3, d4
 
 Check = Callable[[quarto.State, quarto.Action], str | None]
+
+
+# One whole sentence per trait: a trait word agrees with the pieces it tells of (in French
+# "toutes basses", in German "alle niedrig"), so it is never put into a sentence alone.
+STILL_OPEN = {
+    "short": gettext_noop(
+        "The line through %(cell)s is still open: its three pieces are all short, and a fourth "
+        "one like them would win. Fill its empty cell."
+    ),
+    "tall": gettext_noop(
+        "The line through %(cell)s is still open: its three pieces are all tall, and a fourth "
+        "one like them would win. Fill its empty cell."
+    ),
+    "light": gettext_noop(
+        "The line through %(cell)s is still open: its three pieces are all light, and a fourth "
+        "one like them would win. Fill its empty cell."
+    ),
+    "dark": gettext_noop(
+        "The line through %(cell)s is still open: its three pieces are all dark, and a fourth "
+        "one like them would win. Fill its empty cell."
+    ),
+    "square": gettext_noop(
+        "The line through %(cell)s is still open: its three pieces are all square, and a fourth "
+        "one like them would win. Fill its empty cell."
+    ),
+    "round": gettext_noop(
+        "The line through %(cell)s is still open: its three pieces are all round, and a fourth "
+        "one like them would win. Fill its empty cell."
+    ),
+    "solid": gettext_noop(
+        "The line through %(cell)s is still open: its three pieces are all solid, and a fourth "
+        "one like them would win. Fill its empty cell."
+    ),
+    "hollow": gettext_noop(
+        "The line through %(cell)s is still open: its three pieces are all hollow, and a fourth "
+        "one like them would win. Fill its empty cell."
+    ),
+}
+FIND_THE_LINE = {
+    "short": gettext_noop(
+        "No four pieces share a trait there. Find the line of three short pieces: yours is short too."
+    ),
+    "tall": gettext_noop(
+        "No four pieces share a trait there. Find the line of three tall pieces: yours is tall too."
+    ),
+    "light": gettext_noop(
+        "No four pieces share a trait there. Find the line of three light pieces: yours is light too."
+    ),
+    "dark": gettext_noop(
+        "No four pieces share a trait there. Find the line of three dark pieces: yours is dark too."
+    ),
+    "square": gettext_noop(
+        "No four pieces share a trait there. Find the line of three square pieces: yours is square too."
+    ),
+    "round": gettext_noop(
+        "No four pieces share a trait there. Find the line of three round pieces: yours is round too."
+    ),
+    "solid": gettext_noop(
+        "No four pieces share a trait there. Find the line of three solid pieces: yours is solid too."
+    ),
+    "hollow": gettext_noop(
+        "No four pieces share a trait there. Find the line of three hollow pieces: yours is hollow too."
+    ),
+}
+NO_FOUR = gettext_noop(
+    "No four pieces share a trait there. Find a line of three pieces sharing a trait with yours."
+)
 
 
 @dataclass(frozen=True)
@@ -41,7 +109,7 @@ def _give_short(state: quarto.State, move: quarto.Action) -> str | None:
     if move.piece & quarto.HEIGHT_BIT:  # tall
         return gettext("Piece %(number)s is tall (%(name)s). Give a short one: compare the heights.") % {
             "number": move.piece,
-            "name": quarto.piece_name(move.piece),
+            "name": looks(move.piece),
         }
     return None
 
@@ -74,10 +142,7 @@ def _close_the_line(state: quarto.State, move: quarto.Action) -> str | None:
     if any(move.cell == empty for _line, _traits, empty in lines):
         return None
     _line, traits, empty = lines[0]
-    return gettext(
-        "The line through %(cell)s is still open: its three pieces are all %(traits)s, and a fourth "
-        "one like them would win. Fill its empty cell."
-    ) % {"cell": quarto.CELL_NAMES[empty], "traits": ", ".join(traits)}
+    return gettext(STILL_OPEN[traits[0]]) % {"cell": quarto.CELL_NAMES[empty]}
 
 
 def _give_safe(state: quarto.State, move: quarto.Action) -> str | None:
@@ -89,7 +154,7 @@ def _give_safe(state: quarto.State, move: quarto.Action) -> str | None:
     return gettext(
         "With piece %(number)s (%(name)s) your opponent wins at once on %(cell)s. Give one that "
         "fits no open line."
-    ) % {"number": move.piece, "name": quarto.piece_name(move.piece), "cell": quarto.CELL_NAMES[wins[0]]}
+    ) % {"number": move.piece, "name": looks(move.piece), "cell": quarto.CELL_NAMES[wins[0]]}
 
 
 def _win(state: quarto.State, move: quarto.Action) -> str | None:
@@ -101,9 +166,7 @@ def _win(state: quarto.State, move: quarto.Action) -> str | None:
     assert state.in_hand is not None
     traits = set(quarto.piece_traits(state.in_hand))
     fitting = [t for _line, shared, _empty in open_lines(state) for t in shared if t in traits]
-    return gettext(
-        "No four pieces share a trait there. Find the line of three %(trait)s pieces: yours is %(trait)s too."
-    ) % {"trait": fitting[0] if fitting else ""}
+    return gettext(FIND_THE_LINE[fitting[0]] if fitting else NO_FOUR)
 
 
 STEPS = (

@@ -11,11 +11,12 @@ from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.template.loader import render_to_string
 from django.utils.deprecation import MiddlewareMixin
+from django.utils.translation import gettext, gettext_noop
 
 log = logging.getLogger(__name__)
 
 RETRY_AFTER = "5"
-MESSAGE = "The site's database is unavailable; try again in a moment."
+MESSAGE = gettext_noop("The site's database is unavailable; try again in a moment.")
 
 
 class DatabaseUnavailableMiddleware(MiddlewareMixin):
@@ -41,7 +42,9 @@ class DatabaseUnavailableMiddleware(MiddlewareMixin):
         else:
             # No request context: the context processors would read the session, from the
             # database that is down.
-            page = render_to_string("503.html", {"message": MESSAGE, "refresh": request.method == "GET"})
+            page = render_to_string(
+                "503.html", {"message": gettext(MESSAGE), "refresh": request.method == "GET"}
+            )
             response = HttpResponse(page, status=503)
         response["Retry-After"] = RETRY_AFTER
         response["Cache-Control"] = "no-store"

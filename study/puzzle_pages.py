@@ -16,6 +16,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext_lazy
 from django.views.decorators.http import require_safe
 
 from games.engine import MoveError
@@ -29,6 +30,21 @@ from study.models import Puzzle
 from study.positions import Position, refused_action, spec_of
 
 MAX_QUERY = 400  # characters of an attempt's actions in an address
+
+
+# The themes as the pages show them; the stored and addressed values stay these keys.
+THEME_WORDS = {
+    "win_in_1": pgettext_lazy("puzzle theme", "win in 1"),
+    "win_in_2": pgettext_lazy("puzzle theme", "win in 2"),
+    "win_in_3": pgettext_lazy("puzzle theme", "win in 3"),
+    "safe_give": pgettext_lazy("puzzle theme", "safe give"),
+    "advanced": pgettext_lazy("puzzle theme", "advanced"),
+}
+
+
+def theme_words(theme: str) -> str:
+    """A puzzle theme in the reader's language (an unknown one as its key reads)."""
+    return str(THEME_WORDS.get(theme, theme.replace("_", " ")))
 
 
 def user_id_of(request: HttpRequest) -> int | None:
@@ -146,7 +162,7 @@ def _page(
         "streak": run,
         "best_streak": puzzle_modes.best_streak(request.session, puzzle.kind, user_id),
         "theme_links": [
-            {"theme": theme, "words": theme.replace("_", " "), "current": theme == chosen}
+            {"theme": theme, "words": theme_words(theme), "current": theme == chosen}
             for theme in puzzles.themes_of(puzzle.kind)
         ],
         "any_theme": not chosen,
@@ -158,7 +174,7 @@ def _page(
         "task": turn.others if turn else "move",
         "your_way": said(where, len(puzzle.moves), len(attempt)),
         "puzzle_rating": round(puzzle.rating),
-        "themes": [theme.replace("_", " ") for theme in puzzle.themes],
+        "themes": [theme_words(theme) for theme in puzzle.themes],
         "my_rating": _rating(user_id_of(request), puzzle.kind),
         "signed_in": user_id_of(request) is not None,
         "retry_href": f"{url}?{urlencode({'moves': ','.join(attempt[:-1]) if verdict == 'failed' else ''})}",

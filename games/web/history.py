@@ -9,6 +9,7 @@ from django.core.paginator import Page, Paginator
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.translation import gettext, pgettext
 from django.views.decorators.http import require_safe
 
 from games import catalog
@@ -30,35 +31,49 @@ def _rows(page: Page[Game], player: str | None) -> list[dict[str, Any]]:
         rows.append(
             {
                 "game": game,
-                "players": ", ".join(
-                    "you" if s.index in mine else ("computer" if s.is_ai else s.called) for s in seats
-                ),
+                "players": ", ".join(_player_words(game, seat, mine) for seat in seats),
                 "result": _result(game, mine, seats),
             }
         )
     return rows
 
 
+def _player_words(game: Game, seat: Any, mine: list[int]) -> str:
+    """A seat in the players column, in the reader's language (as the game page names it)."""
+    if seat.index in mine:
+        return gettext("you")
+    if seat.is_ai:
+        return gettext("computer (%(level)s)") % {"level": pgettext("computer level", game.ai_level)}
+    if seat.name:
+        return str(seat.name)
+    if seat.is_open:
+        return gettext("open seat")
+    return gettext("Player %(number)s") % {"number": seat.index + 1}
+
+
 def _result(game: Game, mine: list[int], seats: list[Any]) -> str:
+    """How the game ended, one whole sentence in the reader's language."""
     if game.status == Game.Status.ABORTED:
-        return "aborted: no first move" if game.reason == Game.Reason.NO_START else "aborted"
-    if game.reason == Game.Reason.TIMEOUT:
-        return f"{_winner_words(game, mine, seats)} on time"
-    return _winner_words(game, mine, seats)
-
-
-def _winner_words(game: Game, mine: list[int], seats: list[Any]) -> str:
+        return (
+            gettext("aborted: no first move") if game.reason == Game.Reason.NO_START else gettext("aborted")
+        )
+    on_time = game.reason == Game.Reason.TIMEOUT
     if game.status == Game.Status.DRAWN:
-        return "draw"
+        return gettext("draw on time") if on_time else gettext("draw")
     if game.status == Game.Status.WON and game.winner is not None:
         if game.winner in mine and len(mine) == 1:
-            return "you won"
+            return gettext("you won on time") if on_time else gettext("you won")
         if mine and len(mine) == 1:
-            return "you lost"
+            return gettext("you lost on time") if on_time else gettext("you lost")
         seat = seats[game.winner] if game.winner < len(seats) else None
-        # The winner's own words, never wrapped in brackets: a name may hold some already.
-        who = "the computer" if seat is not None and seat.is_ai else (seat.name if seat else "")
-        return f"{who[:1].upper()}{who[1:]} won" if who else f"Player {game.winner + 1} won"
+        if seat is not None and seat.is_ai:
+            return gettext("The computer won on time") if on_time else gettext("The computer won")
+        if seat is not None and seat.name:
+            # The winner's own words, never wrapped in brackets: a name may hold some already.
+            said = gettext("%(who)s won on time") if on_time else gettext("%(who)s won")
+            return said % {"who": seat.name}
+        said = gettext("Player %(number)s won on time") if on_time else gettext("Player %(number)s won")
+        return said % {"number": game.winner + 1}
     return str(Game.Status(game.status).label)
 
 

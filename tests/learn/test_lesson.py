@@ -13,6 +13,7 @@ import pytest
 from django.core import signing
 from django.test import Client
 
+from games.kinds.quarto import rules as quarto
 from games.models import Game
 from learn import lesson, steps
 
@@ -143,3 +144,33 @@ def test_play_the_beginner_starts_a_game_against_the_beginner(client: Client) ->
     game = Game.objects.get()
     assert game.kind == "quarto"
     assert game.ai_level == "beginner"
+
+
+@pytest.mark.parametrize(
+    ("index", "wrong", "said"),
+    [
+        (0, "4", "La pièce 4 est haute (haute claire carrée pleine)."),
+        (3, "5", "Avec la pièce 5 (haute foncée carrée pleine)"),
+    ],
+)
+def test_a_wrong_piece_is_described_in_the_readers_language(index: int, wrong: str, said: str) -> None:
+    french = Client(HTTP_ACCEPT_LANGUAGE="fr")
+    state = state_of(french.get(f"{URL}?state={lesson.Progress(index, '').sign()}").content.decode())
+    page = html.unescape(french.post(URL, {"state": state, "move": wrong}).content.decode())
+    assert said in page
+    assert "(tall " not in page  # the piece in English
+
+
+@pytest.mark.parametrize(("index", "wrong"), [(2, "a1"), (4, "a1")])
+def test_a_sentence_naming_a_trait_is_one_translated_sentence(
+    monkeypatch: pytest.MonkeyPatch, index: int, wrong: str
+) -> None:
+    monkeypatch.setattr(steps, "gettext", lambda text: f"<<{text}>>")
+    step = steps.STEPS[index]
+    _after, word = steps.judge(step, lesson.position_of(lesson.Progress(index, "")), wrong)
+    assert word is not None and word.startswith("<<") and word.endswith(">>")
+    sentences = (*steps.STILL_OPEN.values(), *steps.FIND_THE_LINE.values())
+    assert word[2:-2] in [sentence % {"cell": "d2"} for sentence in sentences]
+    for table in (steps.STILL_OPEN, steps.FIND_THE_LINE):  # a sentence for every trait
+        assert set(table) == {trait for _bit, *traits in quarto.TRAITS for trait in traits}
+        assert all(f" {trait}" in sentence for trait, sentence in table.items())

@@ -131,3 +131,20 @@ def test_bad_actions_are_400s_that_change_nothing(moves: str, move: str) -> None
 
 def test_an_unknown_puzzle_is_a_404() -> None:
     assert Client().get("/puzzles/nope/").status_code == 404
+
+
+def test_the_themes_are_shown_in_the_readers_language_and_addressed_by_their_keys(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(
+        "django.utils.translation._trans.pgettext", lambda context, text: f"«{context}: {text}»"
+    )
+    puzzle = next(p for p in Puzzle.objects.order_by("key") if p.themes[:2] == ["win_in_1", "safe_give"])
+    html = Client().get(f"/puzzles/{puzzle.key}/").content.decode()
+    facts = html[
+        html.index('class="puzzle__facts"') : html.index("</p>", html.index('class="puzzle__facts"'))
+    ]
+    assert "«puzzle theme: win in 1», «puzzle theme: safe give»" in facts
+    links = html[html.index('class="puzzle__themes"') :]
+    assert "theme=win_in_1" in links and ">«puzzle theme: win in 1»</a>" in links
+    assert "theme=safe_give" in links and ">«puzzle theme: safe give»</a>" in links

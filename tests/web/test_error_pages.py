@@ -4,10 +4,17 @@ bare text."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from django.core.exceptions import PermissionDenied
+from django.db import OperationalError
+from django.http import HttpResponse
 from django.test import Client, RequestFactory
+from django.utils import translation
 from django.views import defaults
+
+from quarto_site.unavailable import DatabaseUnavailableMiddleware
 
 pytestmark = pytest.mark.django_db
 
@@ -54,3 +61,42 @@ def test_a_failure_is_the_sites_500_without_the_database() -> None:
 
 def _no_db(*args: object) -> None:
     raise AssertionError("the 500 page must not touch the database")
+
+
+@pytest.fixture
+def marked(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every message said through the catalogs comes out between « and »."""
+    translation.gettext("")  # the translation machinery loaded, so that its gettext can be replaced
+    monkeypatch.setattr("django.utils.translation._trans.gettext", lambda text: f"«{text}»")
+
+
+@pytest.mark.usefixtures("marked")
+def test_the_error_pages_words_go_through_the_catalogs(client: Client) -> None:
+    request = RequestFactory().get("/games/1/")
+    pages: dict[str, Any] = {
+        "Page not found": client.get("/no/such/page/"),
+        "Not allowed": defaults.permission_denied(request, PermissionDenied()),
+        "Bad request": client.get("/", headers={"host": "evil.example"}),
+        "Something went wrong": defaults.server_error(request),
+    }
+    for heading, response in pages.items():
+        html = response.content.decode()
+        assert f"<h1>«{heading}»</h1>" in html and f"<title>«{heading}» · Quarto Site" in html
+        assert ">«Go to the home page»</a>" in html
+        message = html.split("</h1>")[1].split("</p>")[0]
+        assert message.strip().startswith("<p>«") and message.endswith("»")
+
+
+@pytest.mark.usefixtures("marked")
+def test_the_unavailable_page_s_words_go_through_the_catalogs() -> None:
+    request = RequestFactory().get("/games/1/")
+    response = DatabaseUnavailableMiddleware(lambda r: HttpResponse()).process_exception(
+        request, OperationalError()
+    )
+    assert response is not None and response.status_code == 503
+    html = response.content.decode()
+    assert "<h1>«Try again in a moment»</h1>" in html
+    assert "«The site&#x27;s database is unavailable; try again in a moment.»" in html
+    assert (
+        "«Your games are safe: nothing is lost while it is down.» «This page tries again by itself.»" in html
+    )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+import re
 
 import pytest
 from django.contrib.auth.models import User
@@ -13,6 +14,7 @@ from games.models import Game, Seat
 from games.services import moderation
 from games.services.moves import Actor, ServiceError, create_game, import_game, play_move
 from games.services.stats import game_stats
+from games.web import history
 
 from .helpers import SECOND_WINS, two_humans
 
@@ -212,3 +214,43 @@ def test_replay_cells_are_labelled_images_out_of_the_tab_order(client: Client) -
     board = client.get(f"/games/{game.pk}/replay?ply=3").content.decode().split('class="replay__board"')[1]
     assert board.count('role="img" class="board__cell"') == 16
     assert "tabindex" not in board and '<span class="board__cell' not in board
+
+
+def lost_to_the_computer(on_time: bool = False) -> Game:
+    game = create_game("tictactoe", opponent="ai", level="beginner", seat="first", player_id="me").game
+    ended = {"status": Game.Status.WON, "winner": 1, "result": {"winner": 1, "lines": []}}
+    Game.objects.filter(pk=game.pk).update(
+        **ended, reason=Game.Reason.TIMEOUT if on_time else Game.Reason.NORMAL
+    )
+    return game
+
+
+def statuses(html: str) -> list[str]:
+    return re.findall(r'data-label="Status">([^<]*)<', html)
+
+
+def test_the_history_speaks_the_readers_language() -> None:
+    lost_to_the_computer()
+    french = as_player(Client(HTTP_ACCEPT_LANGUAGE="fr"), "me")
+    html = french.get("/games/history").content.decode()
+    assert "vous, ordinateur (débutant)" in html and "vous avez perdu" in html
+    assert "you lost" not in html and "computer" not in html
+
+
+def test_every_result_is_one_sentence_through_the_catalog(
+    monkeypatch: pytest.MonkeyPatch, client: Client
+) -> None:
+    monkeypatch.setattr(history, "gettext", lambda text: f"«{text}»")
+    lost_to_the_computer(on_time=True)
+    lost_to_the_computer()
+    unnamed = two_humans()
+    Game.objects.filter(pk=unnamed.pk).update(status=Game.Status.WON, winner=1, reason=Game.Reason.TIMEOUT)
+    assert statuses(client.get("/games/history").content.decode()) == [
+        "«Player 2 won on time»",
+        "«The computer won»",
+        "«The computer won on time»",
+    ]
+    assert statuses(as_player(client, "me").get("/games/history").content.decode())[:2] == [
+        "«you lost»",
+        "«you lost on time»",
+    ]
