@@ -8,9 +8,9 @@ from collections.abc import Sequence
 from typing import Any
 from urllib.parse import urlencode
 
-from games import ai
-from games.ai.base import ActionValue, rank
+from games.ai.base import ActionValue, ranked
 from games.formats import boards
+from games.presenting import sentences
 from games.presenting.presenters import annotate_controls, hint_info, piece_html
 from study.positions import Position
 
@@ -52,15 +52,14 @@ def short(value: ActionValue) -> str:
     estimate's score."""
     if value.exact and value.value is not None:
         return str(value.distance) if value.distance and value.value != "draw" else ""
-    return f"{value.score or 0.0:+.1f}"
+    return sentences.signed(value.score or 0.0, 1)
 
 
 def value_rows(where: Position, values: Sequence[ActionValue]) -> list[dict[str, Any]]:
     """Every analysed action, best first, in words: "place on b2", "wins in 5 plies",
     exact or an estimate, and the address of the position it leads to."""
-    best = ai.best_value(values)
     rows = []
-    for value in sorted(values, key=rank, reverse=True):
+    for place, value in enumerate(ranked(values)):
         info = hint_info(value)
         rows.append(
             {
@@ -70,7 +69,7 @@ def value_rows(where: Position, values: Sequence[ActionValue]) -> list[dict[str,
                 "kind": info["kind"],
                 "icon": info["icon"],
                 "exact": value.exact and value.value is not None,
-                "is_best": value is best,
+                "is_best": place == 0,
                 "query": query(where.options, [*where.moves, value.text]),
             }
         )

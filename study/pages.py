@@ -215,11 +215,11 @@ def position_link(game: Game, ply: int) -> tuple[str, str] | None:
     if not game.is_finished or not positions.spec_of(game.kind).capabilities.analysis:
         return None
     label = (
-        "Analyse from the start"
+        _("Analyse from the start")
         if ply == 0
-        else "Analyse from here"
+        else _("Analyse from here")
         if ply < game.ply
-        else "Analyse the final position"
+        else _("Analyse the final position")
     )
     return label, reverse("study:from_game", args=[game.pk]) + f"?ply={ply}"
 

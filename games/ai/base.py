@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -67,14 +68,23 @@ class ReviewEntry:
 
 
 def rank(v: ActionValue) -> tuple[int, float]:
-    """Sort key: better actions are larger (wins sooner, losses later); an unproved action
-    ranks between a loss and a win, by its estimate."""
-    if v.value in _CLASS_RANK:
-        cls = _CLASS_RANK[v.value]
-        if v.distance is None:
-            return cls, 0.0
-        return cls, -v.distance if v.value == WIN else v.distance if v.value == LOSS else 0.0
+    """Sort key, better actions larger: proved wins (soonest first; one of unknown length
+    after those), proved draws, actions not proved by their estimate, proved losses
+    (latest first). A proved draw ranks above any estimate: an estimate is only a guess,
+    the draw is certain."""
+    if v.value == WIN:
+        return 3, -v.distance if v.distance is not None else -math.inf
+    if v.value == DRAW:
+        return 2, 0.0
+    if v.value == LOSS:
+        return 0, v.distance if v.distance is not None else 0.0
     return 1, v.score or 0.0
+
+
+def ranked(values: Sequence[ActionValue]) -> list[ActionValue]:
+    """``values`` best first by :func:`rank`, the rules' order among equals: the analysis's
+    list, its best action (the first) and its sentences all read this one order."""
+    return sorted(values, key=rank, reverse=True)
 
 
 def verdict(played: ActionValue, best: ActionValue) -> str | None:

@@ -14,6 +14,7 @@ from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 
 from games.ai.base import ReviewEntry
+from games.presenting import sentences
 
 WIDTH, HEIGHT, MARGIN = 640, 180, 14
 CLASS_VALUE = {"win": 1.0, "draw": 0.0, "loss": -1.0}
@@ -112,5 +113,5 @@ def words(row: dict[str, Any]) -> str:
             else _("drawn")
         )
     else:
-        said = _("estimate %(value)s for the first player") % {"value": f"{value:+.2f}"}
+        said = _("estimate %(value)s for the first player") % {"value": sentences.signed(value)}
     return f"{said}{', ' + row['verdict'] if row['verdict'] else ''}"

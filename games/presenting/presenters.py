@@ -19,6 +19,8 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext, pgettext
 
 from games import ai, catalog
 from games.ai.base import ActionValue
@@ -52,15 +54,41 @@ def _with_piece_markup(board: dict[str, Any], template: str) -> dict[str, Any]:
 def hint_info(value: ActionValue) -> dict[str, Any]:
     """How one analysed action is shown: an icon and words, never colour alone."""
     if value.exact and value.value is not None:
-        plies = f" in {value.distance} plies" if value.distance else ""
-        words = {"win": f"wins{plies}", "draw": "draws", "loss": f"loses{plies}"}[value.value]
         return {
             "kind": value.value,
             "icon": {"win": "✓", "draw": "=", "loss": "✗"}[value.value],
-            "words": words,
+            "words": _value_words(value.value, value.distance),
         }
     score = value.score or 0.0
-    return {"kind": "estimate", "icon": "~", "words": f"estimate {score:+.2f}"}
+    return {
+        "kind": "estimate",
+        "icon": "~",
+        "words": _("estimate %(score)s") % {"score": sentences.signed(score)},
+    }
+
+
+def _value_words(value: str, plies: int | None) -> str:
+    """A proved value of an action in words: "wins in 5 plies", "draws", "loses"."""
+    if value == "draw":
+        return pgettext("an action's proved value", "draws")
+    if not plies:
+        return pgettext("an action's proved value", "wins" if value == "win" else "loses")
+    if value == "win":
+        return ngettext("wins in %(count)d ply", "wins in %(count)d plies", plies) % {"count": plies}
+    return ngettext("loses in %(count)d ply", "loses in %(count)d plies", plies) % {"count": plies}
+
+
+def _control_label(label: str, words: str, best: bool, at_best: bool) -> str:
+    """A control's label with its analysed value (``at_best``: the best of a two-part
+    move's ends)."""
+    said = {"label": label, "value": words}
+    if best and at_best:
+        return pgettext("a control's label", "%(label)s, best move, at best %(value)s") % said
+    if best:
+        return pgettext("a control's label", "%(label)s, best move, %(value)s") % said
+    if at_best:
+        return pgettext("a control's label", "%(label)s, at best %(value)s") % said
+    return pgettext("a control's label", "%(label)s, %(value)s") % said
 
 
 def annotate_controls(
@@ -84,9 +112,8 @@ def annotate_controls(
         if value is not None:
             control["hint"] = describe(value)
             control["is_best"] = value is best
-            at_best = "at best " if ends else ""
-            control["label"] += (
-                f", {'best move, ' if value is best else ''}{at_best}{control['hint']['words']}"
+            control["label"] = _control_label(
+                control["label"], control["hint"]["words"], value is best, bool(ends)
             )
     return best
 
@@ -96,7 +123,8 @@ def _attach_hints(context: dict[str, Any], values: list[ActionValue]) -> None:
     best = annotate_controls(context.get("controls", []), values)
     if best is not None:
         named = catalog.get(context["game"].kind).words.named(context["state"], best.text)
-        context["hint_text"] = f"Hint: {named} ({hint_info(best)['words']})."
+        said = {"action": named, "value": hint_info(best)["words"]}
+        context["hint_text"] = _("Hint: %(action)s (%(value)s).") % said
 
 
 def game_context(

@@ -10,6 +10,7 @@ import re
 from collections.abc import Collection, Sequence
 from typing import Any
 
+from django.utils import formats
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext, pgettext
 
@@ -352,9 +353,17 @@ VERDICTS = {
 VALUES = {"win": gettext_lazy("win"), "loss": gettext_lazy("loss"), "draw": gettext_lazy("draw")}
 
 
+def signed(score: float, decimals: int = 2) -> str:
+    """An estimate in [-1, 1] with its sign, as the reader's language writes a number
+    (+0.11, +0,11)."""
+    rounded = round(score, decimals)
+    sign = "-" if rounded < 0 else "+"
+    return sign + formats.number_format(abs(rounded), decimal_pos=decimals)
+
+
 def value_words(value: str | None, distance: int | None, score: float | None = None) -> str:
     if value is None:
-        return _("not proved") if score is None else _("estimate %(score)s") % {"score": f"{score:+.2f}"}
+        return _("not proved") if score is None else _("estimate %(score)s") % {"score": signed(score)}
     word = str(VALUES.get(value, value))
     if value == "draw" or distance is None:
         return word
