@@ -10,6 +10,17 @@ import pytest
 
 
 @pytest.fixture(autouse=True)
+def _back_to_the_default_language() -> Iterator[None]:
+    """A request in another language leaves it active in its thread (Django's
+    LocaleMiddleware activates one per request): every test ends in the default one, so
+    the tests after it read English whatever ran before."""
+    yield
+    from django.utils import translation
+
+    translation.deactivate()
+
+
+@pytest.fixture(autouse=True)
 def _fast_ai(settings: Any) -> None:
     """No thinking delay, search in threads, no warm-up: tests stay quick and deterministic."""
     settings.AI_DELAY = 0

@@ -86,7 +86,7 @@ SAID_ALIKE = [
     {"game notice", "game notices"},
     {"Players", "Player"},
     {"playing", "Playing now", "Now playing", "Running", "Games in progress"},
-    {"a draw", "A draw", "draw", "drawn", "Drawn"},
+    {"a draw", "A draw", "draw", "drawn", "Drawn", "draws"},
     {"Now play", "Your turn"},
     {"they start", "the opponent starts"},
     {"Speed", "Time control"},
