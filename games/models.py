@@ -287,7 +287,7 @@ class ChatLine(models.Model):
     seat = models.PositiveSmallIntegerField(null=True, blank=True)
     name = models.CharField(max_length=40, blank=True, help_text="The seat's name when the line was said.")
     text = models.CharField(max_length=300)
-    # A line of the site keeps what was done ({"act", "offer", "seat"}), so each page says
+    # A line of the site keeps what was done ({"act", "offer", "seat", "name"}), so each page says
     # it in its reader's language (and "You" to the one who did it); ``text`` in English.
     said = models.JSONField(default=dict, blank=True)
     created = models.DateTimeField(auto_now_add=True, db_index=True)

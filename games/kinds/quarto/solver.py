@@ -103,10 +103,15 @@ class Solver:
         """Nodes searched by every solver of this process (for benchmarks)."""
         return Solver._total_nodes
 
-    def __init__(self, advanced: bool = False, tt_bits: int = TT_BITS) -> None:
+    def __init__(
+        self, advanced: bool = False, tt_bits: int = TT_BITS, table_of: Solver | None = None
+    ) -> None:
         self.tables = _tables(advanced)
-        self.tt1 = np.zeros(1 << tt_bits, dtype=np.int64)
-        self.tt2 = np.zeros(1 << tt_bits, dtype=np.int64)
+        if table_of is None:
+            self.tt1 = np.zeros(1 << tt_bits, dtype=np.int64)
+            self.tt2 = np.zeros(1 << tt_bits, dtype=np.int64)
+        else:
+            self.tt1, self.tt2 = table_of.tt1, table_of.tt2
         self.work = np.zeros(qs.WORK_SHAPE, dtype=np.int64)
         self.stats = np.zeros(qs.STATS_LEN, dtype=np.int64)
         self.nodes = 0
@@ -115,12 +120,7 @@ class Solver:
 
     def twin(self) -> Solver:
         """A solver of its own (counters, work space) that shares this one's table."""
-        other = Solver.__new__(Solver)
-        other.tables = self.tables
-        other.tt1, other.tt2 = self.tt1, self.tt2
-        other.work = np.zeros(qs.WORK_SHAPE, dtype=np.int64)
-        other.stats = np.zeros(qs.STATS_LEN, dtype=np.int64)
-        other.nodes = 0
+        other = Solver(self.tables.advanced, table_of=self)
         other.order_min = self.order_min
         other.tt_min = self.tt_min
         return other
