@@ -86,6 +86,21 @@ def value_four(
     return best
 
 
+@njit(cache=True, nogil=True, inline="always")
+def last_piece_wins(
+    traits: int, occ: int, piece: int, last: int, threat: np.ndarray, spread: np.ndarray
+) -> bool:
+    """Two empty cells: wherever ``piece`` is placed, the ``last`` piece wins on the other
+    (so the side placing ``piece``, which must give ``last``, loses)."""
+    rest = ~occ & 0xFFFF
+    while rest:
+        rbit = rest & -rest
+        rest ^= rbit
+        if winning_cells(traits | (spread[piece] << lowest_bit_index(rbit)), occ | rbit, last, threat) == 0:
+            return False
+    return True
+
+
 @njit(cache=True, nogil=True)
 def value_three(
     traits: int,
@@ -111,20 +126,11 @@ def value_three(
         while safe:
             qbit = safe & -safe
             safe ^= qbit
-            q = lowest_bit_index(qbit)
             stats[S_NODES] += 1
             # The opponent places q on one of the two cells left and gives the last
             # piece: a draw if some placement leaves it safe, else they lose.
             last = lowest_bit_index(avail & ~qbit)
-            v = WIN
-            rest = ~occ2 & 0xFFFF
-            while rest:
-                rbit = rest & -rest
-                rest ^= rbit
-                if winning_cells(tr2 | (spread[q] << lowest_bit_index(rbit)), occ2 | rbit, last, threat) == 0:
-                    v = 0
-                    break
-            if v == WIN:
+            if last_piece_wins(tr2, occ2, lowest_bit_index(qbit), last, threat, spread):
                 return WIN
             best = 0
     return best

@@ -28,7 +28,7 @@ from .bits import can_still_win, canonical_key, dangerous_pieces, lowest_bit_ind
 from .bits import slot as slot_of
 from .leaves import S_NODES as S_NODES
 from .leaves import WIN as WIN
-from .leaves import value_four, value_three
+from .leaves import last_piece_wins, value_four, value_three
 
 INF = 1000
 DEAD_CHECK_MAX = 10
@@ -299,18 +299,9 @@ def search_place(
             # The opponent places q on one of the two cells left and gives the last
             # piece: a draw if some placement leaves it safe, else they lose.
             stats[S_NODES] += 1
-            tr2 = traits | (hand_bits << c)
-            occ2 = occ | (1 << c)
-            last = avail & ~(1 << q)
-            v = WIN
-            rest = ~occ2 & 0xFFFF
-            while rest:
-                cbit = rest & -rest
-                rest ^= cbit
-                cq = lowest_bit_index(cbit)
-                if dangerous_pieces(tr2 | (spread[q] << cq), occ2 | cbit, threat, pieces_with) & last == 0:
-                    v = 0
-                    break
+            last = lowest_bit_index(avail & ~(1 << q))
+            held = not last_piece_wins(traits | (hand_bits << c), occ | (1 << c), q, last, threat, spread)
+            v = 0 if held else WIN
         elif n == 5 and depth >= n:
             v = -value_four(
                 traits | (hand_bits << c),
