@@ -208,7 +208,8 @@ def action_context(game: Game, mine: list[int], my_turn: bool) -> dict[str, Any]
         "is_over": game.is_finished,
         "offers": offers,
         "can_resign": playing,
-        "can_offer_draw": playing and "draw" not in pending,
+        # The computer declines every draw (it plays each game out): no button to ask it.
+        "can_offer_draw": playing and "draw" not in pending and not vs_computer,
         "can_take_back": playing
         and policy.takeback_refusal(game) is None
         and moved

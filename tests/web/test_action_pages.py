@@ -65,6 +65,9 @@ def test_offer_draw_between_people_accept_with_htmx(client: Client) -> None:
 
 def test_draw_against_the_computer_is_declined_in_the_status_line(client: Client) -> None:
     game = start(client)
+    # No button offers it; a form posted all the same is answered.
+    html = page(client, game)
+    assert "Resign</summary>" in html and "Offer draw" not in html
     answer = client.post(f"/games/{game.pk}/draw", {"ply": 0, "answer": "yes"}, headers=HTMX)
     assert "The computer declines the draw" in answer.content.decode()
     assert Game.objects.get(pk=game.pk).offers == {}
