@@ -162,3 +162,14 @@ def mark_turning_point(entries: list[ReviewEntry], winner: int | None) -> list[R
             marked[index] = replace(entry, turning_point=True)
             return marked
     return entries
+
+
+def first_proved_loss(entries: list[ReviewEntry], winner: int | None) -> ReviewEntry | None:
+    """In a won game with no turning point: the loser's first action proved lost that was
+    played from a position the computer could not solve, so which earlier action lost
+    the game is not known."""
+    if winner is None or any(e.turning_point for e in entries):
+        return None
+    return next(
+        (e for e in entries if e.seat != winner and e.value_after == LOSS and e.value_before is None), None
+    )

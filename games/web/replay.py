@@ -26,7 +26,7 @@ from django.views.decorators.http import require_safe
 from django_htmx.middleware import HtmxDetails
 
 from games import catalog
-from games.ai.base import ReviewEntry
+from games.ai.base import ReviewEntry, first_proved_loss
 from games.models import Game
 from games.presenting import evaluation, front, presenters, sentences
 from games.presenting import replay as replay_words
@@ -95,6 +95,9 @@ def _review_part(
         "first": rows[0] if rows and ply == 0 else None,
         "turning": next((r for r in rows if r["entry"].turning_point), None),
     }
+    outcome = game.state.outcome
+    late = first_proved_loss(entries, outcome.winner if outcome is not None else None)
+    context["late_loss"] = late.ply if late is not None else None
     if len(game.seat_list) == 2:  # one value for both: the second player's is its opposite
         graph = evaluation.points(game.pk, entries)
         context["graph"] = evaluation.svg(graph, current=ply)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from games import catalog
-from games.ai.base import DRAW, LOSS, WIN, ReviewEntry, mark_turning_point
+from games.ai.base import DRAW, LOSS, WIN, ReviewEntry, first_proved_loss, mark_turning_point
 
 from ..kinds import WITH_PLAYER, random_moves
 
@@ -89,3 +89,22 @@ def test_the_turning_point_is_the_loser_s_last_losing_move(
     entries: list[ReviewEntry], winner: int | None, turning: list[int]
 ) -> None:
     assert [e.ply for e in mark_turning_point(entries, winner) if e.turning_point] == turning
+
+
+@pytest.mark.parametrize(
+    ("entries", "winner", "late"),
+    [
+        # Nothing was proved before the loser's action at ply 3, proved lost: which earlier
+        # action lost the game is not known.
+        ([entry(1, 0, None, None), entry(2, 1, None, None), entry(3, 0, None, LOSS)], 1, 3),
+        # The loser's action at ply 2 turned a proved draw into a loss: that is known.
+        ([entry(1, 0, DRAW, DRAW), entry(2, 1, DRAW, LOSS), entry(3, 0, WIN, WIN)], 0, None),
+        ([entry(1, 0, None, LOSS), entry(2, 1, None, None)], None, None),  # a draw: nobody lost
+        ([entry(1, 0, None, None), entry(2, 1, None, WIN)], 1, None),  # the loser's loss never proved
+    ],
+)
+def test_a_loss_proved_only_late_is_named_as_such(
+    entries: list[ReviewEntry], winner: int | None, late: int | None
+) -> None:
+    found = first_proved_loss(mark_turning_point(entries, winner), winner)
+    assert (found.ply if found is not None else None) == late

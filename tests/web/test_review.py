@@ -7,10 +7,14 @@ import re
 from typing import Any
 
 import pytest
+from asgiref.sync import async_to_sync
+from django.core.cache import cache
 from django.test import Client
 
 from games import catalog
+from games.ai.base import LOSS, ReviewEntry
 from games.models import Game
+from games.runner.pools import review_key
 from games.services import moves as services
 from games.services.moves import play_move
 
@@ -131,3 +135,26 @@ def test_ultimate_review_labels_its_estimates(client: Client, settings: Any) -> 
     html = client.get(f"/games/{game.pk}/review/table", headers=HTMX).content.decode()
     assert html.count('class="review__row') == len(moves)
     assert "estimate " in html and "not proved" in html
+
+
+def test_a_loss_proved_only_after_open_positions_says_so(client: Client) -> None:
+    # The review of a game whose positions were too open to solve until the loser's
+    # placement at ply 12 (proved lost): no turning point, and no claim that nothing lost.
+    game = finished_game()
+    rows = game.move_rows
+    entries = [
+        ReviewEntry(ply, seat, text, None, None, None, None, None, None, score_before=0.0, score_after=0.0)
+        for ply, (seat, text) in enumerate(rows, start=1)
+    ]
+    seat, text = rows[11]
+    assert seat == 0  # player 1, who lost
+    entries[11] = ReviewEntry(12, seat, text, None, None, None, LOSS, 3, None, score_before=0.1)
+    async_to_sync(cache.aset)(review_key(game.pk, game.move_texts), entries)
+    html = client.get(f"/games/{game.pk}/review/table", headers=HTMX).content.decode()
+    said = "The computer cannot tell which action lost the game: the first loss it proved comes at ply 12"
+    assert said in html
+    assert "No action turned" not in html and "The game turned" not in html
+    french = Client(HTTP_ACCEPT_LANGUAGE="fr-FR,fr;q=0.9")
+    html = french.get(f"/games/{game.pk}/review/table", headers=HTMX).content.decode()
+    assert "L’ordinateur ne peut pas dire quelle action a perdu la partie" in html
+    assert "au demi-coup 12" in html
