@@ -156,5 +156,5 @@ def test_a_loss_proved_only_after_open_positions_says_so(client: Client) -> None
     assert "No action turned" not in html and "The game turned" not in html
     french = Client(HTTP_ACCEPT_LANGUAGE="fr-FR,fr;q=0.9")
     html = french.get(f"/games/{game.pk}/review/table", headers=HTMX).content.decode()
-    assert "L’ordinateur ne peut pas dire quelle action a perdu la partie" in html
+    assert "L\u2019ordinateur ne peut pas dire quelle action a perdu la partie" in html
     assert "au demi-coup 12" in html
