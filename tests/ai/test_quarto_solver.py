@@ -58,6 +58,7 @@ def test_search_score_agrees_with_reference_full_window() -> None:
         assert high.value <= expected
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("advanced", [False, True])
 def test_four_cell_leaf_agrees_with_reference(advanced: bool) -> None:
     rng = random.Random(f"leaf-{advanced}")

@@ -18,7 +18,7 @@ from games import catalog
 from .pages import new_game
 from .test_narrow_pages import LAPTOP, LONG_GAME, PHONE, import_record
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 AXE = Path(__file__).resolve().parent / "node_modules" / "axe-core" / "axe.min.js"
 SERIOUS = ("serious", "critical")

@@ -28,7 +28,7 @@ from .conftest import Processes, embedded_env
 from .network import Proxy, RestartableServer
 from .pages import invite_friend, new_game, take_seat
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 # A reconnect comes 2-5 s after the socket closed (htmx.config.wsReconnectDelay in live.js).
 TIMEOUT = 15000

@@ -28,7 +28,7 @@ from .pages import (
     watch_for_errors,
 )
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 
 def test_two_people_and_a_spectator_through_a_whole_evening(quick_abandon_server: str, browser: Any) -> None:

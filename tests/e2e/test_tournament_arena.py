@@ -16,7 +16,7 @@ from .conftest import Processes, embedded_env
 from .pages import TIMEOUT, one_move_then_resign, watch_for_errors
 from .test_accessibility import violations
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
 PASSWORD = "a-long-pass-phrase"
 NAMES = ("ann", "bob", "cid", "dan")
 

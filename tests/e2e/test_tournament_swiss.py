@@ -19,7 +19,7 @@ from .conftest import ROOT, Processes, embedded_env
 from .pages import TIMEOUT, one_move_then_resign, watch_for_errors
 from .test_tournament_arena import PASSWORD, logged_in
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
 NAMES = ("eve", "fay", "gus", "hal", "ida")
 
 SEED = f"""

@@ -97,7 +97,7 @@ def engine_count(width: int, height: int, n: int, gravity: bool) -> tuple[int, C
         (3, 3, 3, True, 694, {0: 118, 1: 55, None: 16}),
         (4, 3, 3, True, 7157, {0: 1572, 1: 926, None: 28}),
         (4, 4, 3, True, 41750, {0: 10476, 1: 7326, None: 18}),
-        (4, 3, 3, False, 111973, {0: 20312, 1: 12070, None: 28}),
+        pytest.param(4, 3, 3, False, 111973, {0: 20312, 1: 12070, None: 28}, marks=pytest.mark.slow),
     ],
 )
 def test_reachable_positions(
