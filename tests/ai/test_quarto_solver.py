@@ -64,7 +64,7 @@ def test_four_cell_leaf_agrees_with_reference(advanced: bool) -> None:
     rng = random.Random(f"leaf-{advanced}")
     sol = Solver(advanced, tt_bits=10)
     t = sol.tables
-    tables = (t.threat, t.pieces_with, t.spread, t.lines, sol.stats)
+    tables = (t.threat, t.pieces_with, t.spread, sol.stats)
     # With the 2x2 squares random play seldom reaches four empty cells undecided: finding
     # one such position takes about a second, so that variant checks fewer.
     for _ in range(20 if advanced else 60):

@@ -1,5 +1,5 @@
-"""Compiled board primitives of the Quarto solver: bit counts, immediate threats, the
-dead-position test and the symmetric transposition-table keys.
+"""Compiled board primitives of the Quarto solver: bit counts, immediate threats and the
+symmetric transposition-table keys.
 
 Transposition-table keys are canonical under every symmetry of the position: the
 board permutation that gives the smallest occupancy image (ties all tried), then each
@@ -60,20 +60,6 @@ def winning_cells(traits: int, occ: int, piece: int, threat: np.ndarray) -> int:
         else:
             cells |= threat[occ & ~ones]
     return cells & empty
-
-
-@njit(cache=True, nogil=True)
-def can_still_win(traits: int, occ: int, remaining: int, lines: np.ndarray, pieces_with: np.ndarray) -> bool:
-    """False when no open line can ever be completed: every open line already holds two
-    pieces that differ in each trait, or needs a trait value no remaining piece has."""
-    open_lines = ~lines[1, occ]
-    for b in range(4):
-        ones = (traits >> (16 * b)) & 0xFFFF
-        if remaining & pieces_with[2 * b + 1] and lines[0, occ & ~ones] & open_lines:
-            return True
-        if remaining & pieces_with[2 * b] and lines[0, ones] & open_lines:
-            return True
-    return False
 
 
 @njit(cache=True, nogil=True, inline="always")

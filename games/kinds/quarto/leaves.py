@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .bits import can_still_win, dangerous_pieces, lowest_bit_index, popcount, winning_cells
+from .bits import dangerous_pieces, lowest_bit_index, popcount, winning_cells
 
 WIN = 100
 S_NODES = 0  # the slot of ``stats`` counting the nodes (see .search)
@@ -26,13 +26,13 @@ def value_four(
     threat: np.ndarray,
     pieces_with: np.ndarray,
     spread: np.ndarray,
-    lines: np.ndarray,
     stats: np.ndarray,
 ) -> int:
     """Fail-soft score of a node with four empty cells (``hand`` must not win at once)
     in the window (``alpha``, ``beta``), as :func:`.search.search_place` finds it at full
-    depth: the same bounds and dead-position test, the pairs in the same order (fewest
-    safe gives first), each valued by :func:`value_three`."""
+    depth: the same bounds, the pairs in the same order (fewest safe gives first), each
+    valued by :func:`value_three`. (No test for a board where no line can be completed
+    any more: it cost more than it saved, docs/performance.md.)"""
     stats[S_NODES] += 1
     hi = WIN + 1  # no win before our next placement
     lo = -(WIN + 2)  # no loss before theirs
@@ -40,8 +40,6 @@ def value_four(
         return hi
     if beta <= lo:
         return lo
-    if not can_still_win(traits, occ, avail | (1 << hand), lines, pieces_with):
-        return 0
     if beta > hi:
         beta = hi
     hand_bits = spread[hand]

@@ -24,14 +24,13 @@ from numba import njit
 
 from games.ai.clock import CHECK_MASK, monotonic_ns
 
-from .bits import can_still_win, canonical_key, dangerous_pieces, lowest_bit_index, popcount
+from .bits import canonical_key, dangerous_pieces, lowest_bit_index, popcount
 from .bits import slot as slot_of
 from .leaves import S_NODES as S_NODES
 from .leaves import WIN as WIN
 from .leaves import last_piece_wins, value_four, value_three
 
 INF = 1000
-DEAD_CHECK_MAX = 10
 PAIRS = 64
 DANGER = PAIRS + 256  # work[row, DANGER + 8 * cell + 2 * bit + value]: see danger_by_trait
 WORK_SHAPE = (17, DANGER + 128)
@@ -162,7 +161,6 @@ def search_place(
     threat: np.ndarray,
     pieces_with: np.ndarray,
     spread: np.ndarray,
-    lines: np.ndarray,
     symt: np.ndarray,
     tt1: np.ndarray,
     tt2: np.ndarray,
@@ -207,8 +205,6 @@ def search_place(
         if alpha >= beta:
             return lo
     if depth <= 0:
-        return 0
-    if n <= DEAD_CHECK_MAX and not can_still_win(traits, occ, avail | (1 << hand), lines, pieces_with):
         return 0
 
     use_tt = n >= stats[S_TT_MIN]
@@ -313,7 +309,6 @@ def search_place(
                 threat,
                 pieces_with,
                 spread,
-                lines,
                 stats,
             )
         elif n == 4 and depth >= n:
@@ -340,7 +335,6 @@ def search_place(
                 threat,
                 pieces_with,
                 spread,
-                lines,
                 symt,
                 tt1,
                 tt2,

@@ -77,7 +77,6 @@ class _Tables:
         self.threat = qt.threat_table(advanced).astype(np.uint16)
         self.pieces_with = qt.pieces_with_table()
         self.spread = qt.spread_table()
-        self.lines = qt.line_tables(advanced).astype(np.uint32 if advanced else np.uint16)
         self.symt = qt.symmetry_byte_tables(advanced)
 
 
@@ -197,7 +196,6 @@ class Solver:
             t.threat,
             t.pieces_with,
             t.spread,
-            t.lines,
             t.symt,
             self.tt1,
             self.tt2,

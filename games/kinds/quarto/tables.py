@@ -128,14 +128,3 @@ def symmetry_byte_tables(advanced: bool) -> IntArray:
                         image |= 1 << perm[half * 8 + bit]
                 table[s, half, byte] = image
     return table
-
-
-def line_tables(advanced: bool) -> IntArray:
-    """``t[0, y]``: lines disjoint from bitboard ``y``; ``t[1, occ]``: lines entirely inside ``occ``."""
-    masks = line_masks(advanced)
-    xs = np.arange(1 << CELLS, dtype=np.int64)
-    table = np.zeros((2, 1 << CELLS), dtype=np.int64)
-    for i, line in enumerate(masks):
-        table[0] |= np.where((xs & line) == 0, 1 << i, 0)
-        table[1] |= np.where((xs & line) == line, 1 << i, 0)
-    return table
