@@ -13,12 +13,16 @@ an exact search. With ``--all`` it values every action instead (win/draw/loss of
 placement, one table per position, as the analysis does) and prints p50/p95 of that;
 ``--baseline ORDER_MIN,WORKERS`` also solves each position with the replies-first
 ordering from ORDER_MIN empty cells (see ``quarto_search.S_ORDER_MIN``) on that many
-threads, checks the values agree, and prints the ratios (baseline / measured).
+threads, checks the values agree, and prints the ratios (baseline / measured). Each
+``--all`` row is followed by the sums over its positions (nodes, seconds) and a digest
+of every value: with ``--workers 1`` the nodes are the same on every run, so two
+checkouts run at once, one per core, compare two versions of the search side by side.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import random
 import statistics
 import sys
@@ -79,8 +83,10 @@ def main_all(args: argparse.Namespace, low: int, high: int) -> None:
         base_times: list[float] = []
         base_nodes: list[int] = []
         cpus: list[float] = []
+        values: list[list[int]] = []
         for state in states:
             scores, count, seconds, cpu = value_all(solver, state, args.workers)
+            values.append(scores)
             times.append(seconds)
             nodes.append(count)
             cpus.append(cpu)
@@ -101,6 +107,8 @@ def main_all(args: argparse.Namespace, low: int, high: int) -> None:
                 f" {sum(base_nodes) / sum(nodes):>7.2f} {sum(base_times) / sum(times):>6.2f}"
             )
         print(line, flush=True)
+        digest = hashlib.sha1(repr(values).encode()).hexdigest()[:12]
+        print(f"{'':>5} sums: {sum(nodes)} nodes, {sum(times):.2f} s; values {digest}", flush=True)
 
 
 def main() -> None:
