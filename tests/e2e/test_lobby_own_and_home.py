@@ -1,6 +1,7 @@
 """The lobby in real browsers: a player's own seek in the pushed list shows "yours" and
 Cancel (the list is the same bytes for every page: lobby.js marks it), and the home
-page's quick-pairing counts change live."""
+page's quick-pairing counts change live; a keyboard user's focus on a pushed control stays
+on it (htmx's socket swaps would drop it to the page's start)."""
 
 from __future__ import annotations
 
@@ -30,6 +31,7 @@ def test_ones_own_seek_in_the_pushed_list_and_live_counts_on_the_home_page(
     alice.goto(server + "/lobby/")
     alice.wait_for_selector("body[data-socket='open']", state="attached", timeout=TIMEOUT)
 
+    alice.locator(f".seeks__item[data-seek='{seek}'] button").focus()  # on her Cancel, by keyboard
     bob.goto(server + "/lobby/")
     bob.locator(f".seeks__item[data-seek='{seek}'] .seeks__accept").wait_for(timeout=TIMEOUT)
     assert "Accept" in bob.locator(f".seeks__item[data-seek='{seek}']").inner_text()
@@ -44,14 +46,17 @@ def test_ones_own_seek_in_the_pushed_list_and_live_counts_on_the_home_page(
     own = alice.locator(f".seeks__item[data-seek='{seek}']")
     assert "yours" in own.inner_text() and "Cancel" in own.inner_text() and "Accept" not in own.inner_text()
     assert "Accept" in alice.locator(f".seeks__item[data-seek='{other}']").inner_text()
+    assert alice.evaluate("document.activeElement.dataset.focus") == f"seek {seek}"  # the new list's
 
     dave.goto(server + "/")
     dave.wait_for_selector("body[data-socket='open']", state="attached", timeout=TIMEOUT)
     pool_button = "button[data-pool='tictactoe:1+0']"
+    dave.locator(pool_button).focus()
     bob.goto(server + "/")
     bob.locator(pool_button).click()
     bob.wait_for_url("**/lobby/wait", timeout=TIMEOUT)
     dave.locator(f"{pool_button} .pools__count[data-count='1']").wait_for(timeout=TIMEOUT)  # live, no reload
+    assert dave.evaluate("document.activeElement.dataset.pool") == "tictactoe:1+0"  # still on it
 
     alice.set_viewport_size({"width": 360, "height": 800})  # "yours", when it lapses: still fits
     assert alice.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
