@@ -4,6 +4,8 @@
 // same page: steps count from the ply last asked for, and a second press while the first
 // is loading is a second step (a navigation would drop a press made while the next page
 // loads). Answers that arrive late for a ply no longer wanted are dropped.
+// The links themselves (a click, or Enter on one) go the same way, and the link that had
+// the focus keeps it in the new ply's page.
 // On load, the move list (a scroll box) shows the current move: the list scrolls, the page does not.
 (function () {
   "use strict";
@@ -44,6 +46,17 @@
     show(to);
   });
 
+  document.addEventListener("click", function (event) {
+    var link = event.target.closest && event.target.closest("a[data-replay]");
+    if (!link || event.button !== 0 || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
+    var to = Number(new URL(link.href).searchParams.get("ply"));
+    if (!isFinite(to)) return;
+    event.preventDefault();
+    if (link.getAttribute("aria-disabled") === "true") return;
+    going = to;
+    show(to);
+  });
+
   function show(ply) {
     var url = "?ply=" + ply;
     fetch(url, { credentials: "same-origin" })
@@ -56,7 +69,11 @@
         var fresh = new DOMParser().parseFromString(html, "text/html").querySelector("main.replay");
         var main = document.querySelector("main.replay");
         if (!fresh || !main) throw new Error("no replay in the answer");
+        var active = document.activeElement;
+        var focused = active && active.getAttribute ? active.getAttribute("data-replay") : null;
         main.replaceWith(fresh);
+        var again = focused && fresh.querySelector('[data-replay="' + focused + '"]');
+        if (again) again.focus({ preventScroll: true });
         if (window.htmx) window.htmx.process(fresh); // the review part asks for itself while computed
         history.replaceState(null, "", url);
         going = null;

@@ -38,3 +38,33 @@ def test_an_offer_is_answered_on_a_phone_without_scrolling(browser: Any, server:
     finally:
         for context in contexts:
             context.close()
+
+
+def test_a_keyboard_players_focus_stays_on_the_actions_through_answers_and_pushes(
+    browser: Any, server: str
+) -> None:
+    contexts = [browser.new_context(viewport=PHONE) for _ in range(2)]
+    try:
+        x, o = (context.new_page() for context in contexts)
+        take_seat(o, invite_friend(x, server, "tictactoe"))
+        for page in (x, o):
+            live(page)
+        play_cell(x, "a1", [o])
+        play_cell(o, "b2", [x])
+        focus = "document.activeElement.dataset.focus || document.activeElement.id"
+        x.get_by_role("button", name="Offer draw").focus()
+        x.keyboard.press("Enter")  # the answer swaps the actions: "Withdraw" stands in its place
+        x.locator(".actions__offer", has_text="You asked for a draw").wait_for(timeout=TIMEOUT)
+        x.wait_for_function(f"() => ({focus}) === 'draw'")
+        assert x.evaluate("document.activeElement.textContent") == "Withdraw"
+        o.locator(".actions__offer").get_by_role("button", name="Decline").click()  # a push to x
+        x.locator(".actions__offer").wait_for(state="detached", timeout=TIMEOUT)
+        x.wait_for_function("() => document.activeElement !== document.body")  # "Offer draw" or the area
+        assert x.evaluate(focus) in ("draw", "status", "actions")
+        x.locator(".actions__confirm > summary").focus()
+        o.get_by_role("button", name="Take back").click()  # another push to x
+        x.locator(".actions__offer", has_text="a takeback").wait_for(timeout=TIMEOUT)
+        assert x.evaluate(focus) == "resign"
+    finally:
+        for context in contexts:
+            context.close()

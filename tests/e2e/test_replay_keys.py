@@ -29,3 +29,19 @@ def test_two_quick_presses_step_twice(page: Any, server: str) -> None:
     page.wait_for_selector(".replay__ply:has-text('Ply 19 of 38')")
     assert page.url.endswith("/replay?ply=19")
     assert page.evaluate("window.sameDocument === true")
+
+
+def test_enter_on_previous_steps_back_and_keeps_the_focus_there(page: Any, server: str) -> None:
+    game = import_record(server, "connect", list(LONG_GAME))
+    page.goto(f"{server}/games/{game}/replay?ply=10")
+    page.evaluate("window.sameDocument = true")
+    page.locator("a[data-replay='prev']").focus()
+    page.keyboard.press("Enter")
+    page.wait_for_selector(".replay__ply:has-text('Ply 9 of 38')")
+    assert page.evaluate("document.activeElement.dataset.replay") == "prev"  # the next Enter steps again
+    page.keyboard.press("Enter")
+    page.wait_for_selector(".replay__ply:has-text('Ply 8 of 38')")
+    page.locator("a[data-replay='next']").click()
+    page.wait_for_selector(".replay__ply:has-text('Ply 9 of 38')")
+    assert page.url.endswith("/replay?ply=9")
+    assert page.evaluate("window.sameDocument === true")
