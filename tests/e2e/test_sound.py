@@ -86,3 +86,16 @@ def test_an_account_s_preference_decides(contexts: Any, server: str) -> None:
     page.wait_for_function("window.__played.includes('move')", timeout=TIMEOUT)
     resign(page)
     page.wait_for_function("window.__played.includes('end')", timeout=TIMEOUT)
+
+
+def test_without_javascript_no_sound_button_is_shown(contexts: Any, server: str, browser: Any) -> None:
+    page = contexts(360, 800)
+    new_game(page, server, "tictactoe", {})
+    context = browser.new_context(java_script_enabled=False, viewport={"width": 360, "height": 800})
+    try:
+        plain = context.new_page()
+        plain.goto(page.url)
+        assert plain.locator("#sound-toggle").count() == 1  # in the page, for the script to show
+        assert not plain.locator("#sound-toggle").is_visible()  # a button that could do nothing
+    finally:
+        context.close()
