@@ -25,6 +25,7 @@ from collections.abc import Callable, Hashable, Iterable, Sequence
 from typing import Any
 
 from games.engine.grid import cell_name, rows_top_first
+from games.formats.action_words import say as _
 
 Data = dict[str, Any]
 BoardData = Callable[[Any, Hashable | None, bool], Data]
@@ -81,6 +82,18 @@ def prepare_parts(controls: Iterable[Data], chosen: str | None = None) -> None:
 # -- the grid games: cells owned by seats, shown as symbols ---------------------------
 
 
+def cell_label(name: str, symbol: str, move: str | None) -> str:
+    """What a screen reader says of a cell: its name, what holds it, and the move it plays
+    when that has another name (a column's landing cell)."""
+    if symbol:
+        label = _("%(cell)s: %(symbol)s") % {"cell": name, "symbol": symbol}
+    else:
+        label = _("%(cell)s: empty") % {"cell": name}
+    if move is not None and move != name:
+        label += _(", plays %(move)s") % {"move": move}
+    return label
+
+
 def grid_cells(
     state: Any, targets: dict[int, str], landing: set[int], last_cell: int | None, symbols: Sequence[str]
 ) -> dict[int, Data]:
@@ -99,8 +112,7 @@ def grid_cells(
             "is_winning": index in winning,
             "is_new": index == last_cell,
             "is_landing": index in landing,
-            "label": f"{name}: {symbol or 'empty'}"
-            + (f", plays {targets[index]}" if index in targets and targets[index] != name else ""),
+            "label": cell_label(name, symbol, targets.get(index)),
             "tab_skip": False,
             **HINTLESS,
             **PARTLESS,

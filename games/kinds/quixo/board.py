@@ -6,11 +6,14 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 
+from games.formats.action_words import gettext_noop
+from games.formats.action_words import say as _
 from games.formats.boards import Data, end, grid_cells, grid_data
 
 from .rules import CELL_NAMES, ENDS, Push, State
 
 SYMBOLS = ("X", "O")
+PUSH_HERE = gettext_noop("%(cell)s: push the cube from %(from)s in here")
 
 
 def where_played(state: State, last: Hashable | None) -> int | None:
@@ -29,9 +32,9 @@ def board_data(state: State, last: Hashable | None, my_turn: bool) -> Data:
             cell = cells[take]
             name = CELL_NAMES[take]
             cell["part"] = name
-            cell["label"] += ", take this cube"
+            cell["label"] += _(", take this cube")
             cell["ends"] = [
-                end(cells[e], str(Push(take, e)), f"{CELL_NAMES[e]}: push the cube from {name} in here")
+                end(cells[e], str(Push(take, e)), _(PUSH_HERE) % {"cell": CELL_NAMES[e], "from": name})
                 for e in ends
             ]
             controls.append(cell)
