@@ -22,7 +22,7 @@ def french_page(kind: str) -> str:
 def test_the_board_and_players_panel_in_french(kind: str) -> None:
     html = french_page(kind)
     assert 'aria-label="Plateau"' in html and ">Joueurs</h2>" in html
-    assert f"a1{NB}: vide" in html
+    assert f"a1{NB}: vide" in html and f"<span>X{NB}: vous</span>" in html
     for english in ('aria-label="Board"', ">Players<", ": empty", ", playable", "push the cube"):
         assert english not in html, english
 
