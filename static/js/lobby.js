@@ -19,10 +19,22 @@
   // This visitor's own seeks (<main data-mine="ids">) in a pushed list: "yours" and Cancel,
   // not Accept (the page's own rendering has them already), in the page's language
   // (templates/_script_words.html).
+  // Seeks made in this browser's other tabs since this page was rendered (lobby_wait.js).
+  function storedMine() {
+    try {
+      return JSON.parse(localStorage.getItem("lobby-mine") || "[]");
+    } catch (e) {
+      return [];
+    }
+  }
+  window.addEventListener("storage", function (event) {
+    if (event.key === "lobby-mine") markMine();
+  });
+
   function markMine() {
     var main = document.querySelector(".lobby[data-mine]");
     if (!main) return;
-    var mine = main.getAttribute("data-mine").split(" ").filter(Boolean);
+    var mine = main.getAttribute("data-mine").split(" ").filter(Boolean).concat(storedMine());
     document.querySelectorAll("#lobby-seek-list .seeks__item").forEach(function (item) {
       if (item.classList.contains("is-mine") || mine.indexOf(item.getAttribute("data-seek")) < 0) return;
       var form = item.querySelector("form[method=post]");

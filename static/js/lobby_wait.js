@@ -3,6 +3,14 @@
 // itself instead; if the socket closes, the page reloads (and opens a new one).
 (function () {
   "use strict";
+  // This seek is this browser's: its other lobby tabs mark it "yours" (static/js/lobby.js).
+  var seek = new URLSearchParams(location.search).get("seek");
+  if (seek) {
+    try {
+      var mine = JSON.parse(localStorage.getItem("lobby-mine") || "[]").filter(function (id) { return id !== seek; });
+      localStorage.setItem("lobby-mine", JSON.stringify(mine.concat([seek]).slice(-20)));
+    } catch (e) { /* no storage: only the pages rendered after this know it */ }
+  }
   document.addEventListener("DOMContentLoaded", function () {
     var main = document.querySelector("[data-socket-path]");
     if (!main) return;

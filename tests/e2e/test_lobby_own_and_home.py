@@ -64,3 +64,27 @@ def test_ones_own_seek_in_the_pushed_list_and_live_counts_on_the_home_page(
     alice.wait_for_url("**/lobby/", timeout=TIMEOUT)
     alice.locator(f".seeks__item[data-seek='{seek}']").wait_for(state="detached", timeout=TIMEOUT)
     assert errors == []
+
+
+def test_a_seek_made_in_another_tab_is_marked_yours(quick_abandon_server: str, browser: Any) -> None:
+    server = quick_abandon_server
+    context = browser.new_context()  # one browser, two tabs
+    try:
+        lobby, maker = context.new_page(), context.new_page()
+        lobby.goto(server + "/lobby/")
+        lobby.wait_for_selector("body[data-socket='open']", state="attached", timeout=TIMEOUT)
+        maker.goto(server + "/lobby/")
+        form = maker.locator(".seek-form")
+        form.locator("select[name=game]").select_option("tictactoe")
+        form.locator("select[name=clock]").select_option("3d")
+        form.locator("button[type=submit]").click()
+        maker.wait_for_url("**/lobby/wait?seek=*", timeout=TIMEOUT)
+        seek = maker.url.rsplit("=", 1)[1]
+        own = lobby.locator(f".seeks__item.is-mine[data-seek='{seek}']")  # pushed, then marked
+        own.wait_for(timeout=TIMEOUT)
+        text = own.inner_text()
+        assert "yours" in text and "Cancel" in text and "Accept" not in text
+        own.locator("button").click()  # cancelled from the other tab
+        lobby.locator(f".seeks__item[data-seek='{seek}']").wait_for(state="detached", timeout=TIMEOUT)
+    finally:
+        context.close()
