@@ -42,7 +42,8 @@ def page(client: Client, game: Game) -> str:
 def test_resign_has_a_confirmation_step_and_ends_the_game(client: Client) -> None:
     game = start(client)
     html = page(client, game)
-    assert '<details class="actions__confirm"><summary class="button" data-focus="resign">Resign</summary>' in html
+    confirm = '<details class="actions__confirm"><summary class="button" data-focus="resign">Resign</summary>'
+    assert confirm in html
     assert "Really resign?" in html and f'action="/games/{game.pk}/resign"' in html
     response = client.post(f"/games/{game.pk}/resign", {"ply": 0})
     assert response.status_code == 302
