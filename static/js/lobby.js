@@ -65,4 +65,19 @@
   document.addEventListener("htmx:wsOpen", function () { document.body.dataset.socket = "open"; });
   document.addEventListener("htmx:wsClose", function () { document.body.dataset.socket = "closed"; });
   document.addEventListener("DOMContentLoaded", filter);
+
+  // The create form shows the chosen game's options only (without JavaScript, every game's:
+  // the server reads the chosen game's).
+  function showOptions() {
+    var chosen = document.querySelector(".seek-form select[name=game]");
+    if (!chosen) return;
+    document.querySelectorAll(".seek-form__options[data-kind]").forEach(function (set) {
+      set.hidden = set.getAttribute("data-kind") !== chosen.value;
+      set.disabled = set.hidden; // neither sent nor checked by the browser
+    });
+  }
+  document.addEventListener("change", function (event) {
+    if (event.target.matches && event.target.matches(".seek-form select[name=game]")) showOptions();
+  });
+  document.addEventListener("DOMContentLoaded", showOptions);
 })();

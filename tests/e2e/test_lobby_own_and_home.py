@@ -75,7 +75,11 @@ def test_a_seek_made_in_another_tab_is_marked_yours(quick_abandon_server: str, b
         lobby.wait_for_selector("body[data-socket='open']", state="attached", timeout=TIMEOUT)
         maker.goto(server + "/lobby/")
         form = maker.locator(".seek-form")
+        options = form.locator(".seek-form__options")
+        form.locator("select[name=game]").select_option("connect")  # only the chosen game's options
+        assert [o.get_attribute("data-kind") for o in options.all() if o.is_visible()] == ["connect"]
         form.locator("select[name=game]").select_option("tictactoe")
+        assert not any(o.is_visible() for o in options.all())
         form.locator("select[name=clock]").select_option("3d")
         form.locator("button[type=submit]").click()
         maker.wait_for_url("**/lobby/wait?seek=*", timeout=TIMEOUT)
