@@ -88,7 +88,9 @@ def test_a_seek_made_in_another_tab_is_marked_yours(quick_abandon_server: str, b
         own.wait_for(timeout=TIMEOUT)
         text = own.inner_text()
         assert "yours" in text and "Cancel" in text and "Accept" not in text
-        own.locator("button").click()  # cancelled from the other tab
+        own.locator("button").focus()
+        maker.get_by_role("button", name="Cancel").click()  # cancelled from the other tab
         lobby.locator(f".seeks__item[data-seek='{seek}']").wait_for(state="detached", timeout=TIMEOUT)
+        assert lobby.evaluate("document.activeElement.id") == "lobby-seeks"  # the list, not the page's start
     finally:
         context.close()
