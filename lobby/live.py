@@ -20,6 +20,7 @@ from django.conf import settings
 from django.db import close_old_connections
 from django.urls import reverse
 
+from games.engine.numbers import whole_number
 from games.presenting import spoken
 from games.services import players, ratelimit
 from games.services.moves import ServiceError
@@ -218,7 +219,8 @@ def seek_of(query: bytes) -> int | None:
     if not values:
         return None
     text = values[0]
-    return int(text) if text.isascii() and text.isdigit() and len(text) <= 18 else NO_SEEK
+    seek = whole_number(text, 18)
+    return NO_SEEK if seek is None else seek
 
 
 class WaitConsumer(Counted):

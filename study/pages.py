@@ -19,6 +19,7 @@ from django.views.decorators.http import require_safe
 
 from games import catalog
 from games.ai.base import ActionValue
+from games.engine.numbers import whole_number
 from games.models import Game
 from games.runner import turns as ai_runner
 from games.services import ratelimit
@@ -43,10 +44,11 @@ def read_options(spec: Any, data: QueryDict) -> dict[str, Any]:
                 raise ServiceError("bad_option", words % {"option": _(option.label), "text": repr(text[:20])})
             options[option.name] = text in ("1", "true", "on")
         else:
-            if not (text.lstrip("-").isdigit() and len(text) <= 6):
+            number = whole_number(text, 6, signed=True)
+            if number is None:
                 words = _("%(option)s: a whole number, not %(text)s.")
                 raise ServiceError("bad_option", words % {"option": _(option.label), "text": repr(text[:20])})
-            options[option.name] = int(text)
+            options[option.name] = number
     return options
 
 
@@ -94,8 +96,8 @@ def read_root(data: QueryDict, where: positions.Position) -> int:
     for a position opened by its notation."""
     if data.get("position", "").strip():
         return len(where.moves)
-    text = data.get("root", "")
-    return min(int(text), len(where.moves)) if text.isdigit() and len(text) < 4 else 0
+    root = whole_number(data.get("root", ""), 3)
+    return min(root, len(where.moves)) if root is not None else 0
 
 
 def _setup_page(request: HttpRequest, kind: str) -> HttpResponse:

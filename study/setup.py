@@ -15,6 +15,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from games import catalog
+from games.engine.numbers import whole_number
 from games.engine.positions import PositionError, write_ranks
 from games.kinds.quarto import board as quarto_board
 from games.kinds.quarto import position as quarto_position
@@ -51,11 +52,12 @@ def read(edit: str, pen: str | None) -> Setup:
         raise ServiceError(exc.code, exc.said(_)) from None
     if pen in (None, "", "-"):
         return Setup(fields, None if pen == "-" else 0)
-    if not (pen.isdigit() and int(pen) in quarto.PIECES):
+    piece = whole_number(pen, 2)
+    if piece is None or piece not in quarto.PIECES:
         raise ServiceError(
             "bad_piece", _("There is no piece %(pen)s: pieces are 0 to 15.") % {"pen": pen[:10]}
         )
-    return Setup(fields, int(pen))
+    return Setup(fields, piece)
 
 
 def _without(fields: quarto_position.Fields, piece: int | None) -> quarto_position.Fields:

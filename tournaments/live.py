@@ -28,6 +28,7 @@ from django.conf import settings
 from django.db import close_old_connections
 from django.urls import reverse
 
+from games.engine.numbers import whole_number
 from games.presenting import spoken
 from games.services import players
 from games.services.base import ServiceError
@@ -232,7 +233,7 @@ def game_of(query: bytes) -> int | None:
     """The game a following page shows (``?after=12``: a game page), None for none or junk."""
     values = parse_qs(query.decode("latin-1")).get("after", [])
     text = values[0] if values else ""
-    return int(text) if text.isascii() and text.isdigit() and len(text) <= 18 else None
+    return whole_number(text, 18)
 
 
 class FollowConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]

@@ -119,6 +119,20 @@ def test_bad_addresses_are_400s_with_a_sentence(query: dict[str, str]) -> None:
     assert Game.objects.count() == 0
 
 
+@pytest.mark.parametrize(
+    "query", [{"width": "--7"}, {"width": "\u00b2"}, {"n": "-\u00b2"}, {"players": "--3"}]
+)
+def test_an_option_that_is_no_whole_number_is_a_400_with_a_sentence(query: dict[str, str]) -> None:
+    response = Client().get("/analysis/connect/", query)
+    assert response.status_code == 400
+    assert "a whole number, not" in text_of(response.content.decode())
+
+
+def test_a_root_that_is_no_number_opens_at_the_start() -> None:
+    response = Client().get(URL, {"moves": "5,b2", "root": "\u00b2"})
+    assert response.status_code == 200
+
+
 def test_an_unknown_game_is_a_404() -> None:
     assert Client().get("/analysis/chess/").status_code == 404
 

@@ -84,6 +84,7 @@ def test_the_side_to_act_is_checked_by_the_rules_with_a_sentence() -> None:
         {"edit": "55../..../..../.... - 1"},
         {"edit": "", "pen": "16"},
         {"edit": "", "pen": "x"},
+        {"edit": "", "pen": "\u00b2"},  # a digit to str.isdigit(), not to int()
     ],
 )
 def test_a_set_up_it_cannot_read_is_a_400_with_a_sentence(query: dict[str, str]) -> None:
