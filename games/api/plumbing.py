@@ -277,6 +277,10 @@ def _unauthenticated(request: HttpRequest, exc: AuthenticationError) -> HttpResp
     return error(401, "unknown_token", _("That token holds no seat."), WWW_Authenticate="Bearer")
 
 
+# The last part of an error's location that names the member of a union it was tried as.
+UNION_MEMBERS = {"bool": "true or false", "int": "a whole number"}
+
+
 def _describe(item: dict[str, Any]) -> str:
     where = ".".join(str(part) for part in item.get("loc", ()) if part != "body")
     if item.get("type") == "extra_forbidden":
@@ -284,9 +288,29 @@ def _describe(item: dict[str, Any]) -> str:
     return f"{where or 'body'}: {item.get('msg', 'invalid')}"
 
 
+def _union_failures(errors: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """One error per value that matched no member of a union (pydantic gives one per
+    member, named by the member's type): "options.width: true or false, or a whole
+    number"."""
+    merged: dict[tuple[Any, ...], dict[str, Any]] = {}
+    for item in errors:
+        loc = tuple(item.get("loc", ()))
+        if loc and loc[-1] in UNION_MEMBERS:
+            key = loc[:-1]
+            entry = merged.setdefault(key, {"loc": key, "members": []})
+            entry["members"].append(UNION_MEMBERS[loc[-1]])
+        else:
+            merged[loc] = item
+    for entry in merged.values():
+        if "members" in entry:
+            entry["msg"] = ", or ".join(entry["members"])
+    return list(merged.values())
+
+
 @api.exception_handler(ValidationError)
 def _invalid(request: HttpRequest, exc: ValidationError) -> HttpResponse:
-    return error(400, "invalid_request", "; ".join(_describe(item) for item in exc.errors[:5]) + ".")
+    errors = _union_failures(list(exc.errors))
+    return error(400, "invalid_request", "; ".join(_describe(item) for item in errors[:5]) + ".")
 
 
 @api.exception_handler(HttpError)

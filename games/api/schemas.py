@@ -8,9 +8,10 @@ from datetime import datetime
 from typing import Annotated, Any, Literal
 
 from ninja import Schema
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
 
-OptionValue = StrictBool | StrictInt | Annotated[StrictStr, Field(max_length=20)]
+# Every game's options are true/false or whole numbers: a number in a string is refused.
+OptionValue = StrictBool | StrictInt
 
 
 class Strict(Schema):

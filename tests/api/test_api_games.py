@@ -87,6 +87,7 @@ def test_unknown_game_or_level_is_refused(client: Client, body: dict[str, Any], 
         {"game": "quarto", "allow_hints": "yes"},
         {"game": "quarto", "options": {"advanced": [1, 2]}},
         {"game": "quarto", "options": {"advanced": "x" * 100}},
+        {"game": "connect", "options": {"width": "7"}},  # a number in a string
         {"game": "quarto", "options": {f"o{i}": 1 for i in range(20)}},
         {},
         [],
@@ -96,6 +97,13 @@ def test_malformed_create_requests_are_invalid(client: Client, body: Any) -> Non
     response = post(client, "/api/v1/games", body)
     assert error_of(response) == (400, "invalid_request")
     assert Game.objects.count() == 0
+
+
+@pytest.mark.parametrize("value", [7.5, "7", None, [7]])
+def test_an_option_of_no_type_it_takes_is_said_in_one_sentence(client: Client, value: Any) -> None:
+    response = post(client, "/api/v1/games", {"game": "connect", "options": {"width": value}})
+    assert error_of(response) == (400, "invalid_request")
+    assert response.json()["detail"] == "options.width: true or false, or a whole number."
 
 
 def test_unknown_field_is_named(client: Client) -> None:
