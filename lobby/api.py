@@ -17,7 +17,7 @@ from pydantic import ConfigDict
 
 from games import clocks as clock_rules
 from games.api.plumbing import api, bearer, guarded, known_token
-from games.api.schemas import ErrorOut
+from games.api.schemas import ErrorOut, Options
 from games.services import ratelimit
 from games.services.moves import ServiceError
 from lobby import pool, services
@@ -31,7 +31,9 @@ ERRORS: dict[int, Any] = dict.fromkeys((400, 401, 403, 404, 409, 413, 415, 429, 
 class SeekIn(Schema):
     model_config = ConfigDict(extra="forbid")
     game: str = Field(max_length=20, description="quarto, tictactoe, connect or ultimate")
-    options: Any = Field(default=None, description="The game's own options, as for a new game.")
+    options: Options | None = Field(
+        default=None, max_length=8, description="The game's own options, as for a new game."
+    )
     clock: Any = Field(
         default=None,
         description='{"initial": seconds, "increment": seconds}, {"days": n} or null (unlimited).',

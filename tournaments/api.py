@@ -13,7 +13,7 @@ from pydantic import ConfigDict
 
 from accounts import services as accounts
 from games.api.plumbing import api, bearer, guarded
-from games.api.schemas import ErrorOut
+from games.api.schemas import ErrorOut, Options
 from games.services.base import ServiceError
 from tournaments import berserk, presenting, services
 from tournaments.models import Tournament
@@ -27,7 +27,9 @@ class TournamentIn(Schema):
     model_config = ConfigDict(extra="forbid")
     kind: Literal["arena", "swiss"]
     game: str = Field(max_length=20, description="quarto, tictactoe, connect or ultimate")
-    options: Any = Field(default=None, description="The game's own options, as for a new game.")
+    options: Options | None = Field(
+        default=None, max_length=8, description="The game's own options, as for a new game."
+    )
     clock: Any = Field(description='{"initial": seconds, "increment": seconds}: a real-time clock.')
     minutes: Any = Field(default=None, description="An arena's duration, 1 to 1440.")
     rounds: Any = Field(default=None, description="A Swiss event's rounds, 1 to 30.")

@@ -18,9 +18,13 @@ class Strict(Schema):
     model_config = ConfigDict(extra="forbid", strict=True)
 
 
+# A game's options in a request: a few names, each true/false or a whole number.
+Options = dict[Annotated[str, Field(max_length=20)], OptionValue]
+
+
 class NewGameIn(Strict):
     game: str = Field(max_length=20, description="quarto, tictactoe, connect or ultimate")
-    options: dict[Annotated[str, Field(max_length=20)], OptionValue] = Field(
+    options: Options = Field(
         default_factory=dict,
         max_length=8,
         description='The game\'s own options, e.g. {"advanced": true} or {"width": 7, "n": 4}.',

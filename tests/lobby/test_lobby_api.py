@@ -93,6 +93,7 @@ def test_an_account_seeks_with_its_token_and_a_bot_is_marked(client: Client) -> 
         ({"game": "tictactoe", "clock": "3+2"}, "bad_clock"),
         ({"game": "tictactoe", "clock": {"days": 4}}, "bad_clock"),
         ({"game": "connect", "options": {"width": 99}}, "bad_option"),
+        ({"game": "connect", "options": {"width": "7"}}, "invalid_request"),
         ({"game": "tictactoe", "seat": "middle"}, "invalid_request"),
         ({"game": "tictactoe", "colour": "red"}, "invalid_request"),
     ],

@@ -86,6 +86,7 @@ def test_an_arena_through_the_api(client: Client) -> None:
         ({**ARENA, "clock": {"initial": 10**40}}, "bad_clock"),
         ({**ARENA, "kind": "ladder"}, "invalid_request"),
         ({**ARENA, "colour": "white"}, "invalid_request"),
+        ({**ARENA, "options": {"advanced": "yes"}}, "invalid_request"),
         ({**ARENA, "game": "go"}, "unknown_game"),
         ({**ARENA, "rounds": 3}, "bad_option"),
         ({**ARENA, "starts_at": "yesterday"}, "bad_start"),
