@@ -71,7 +71,7 @@ def test_a_game_without_notation_takes_actions(client: Client) -> None:
         ({"game": "quarto", "position": "..../..../..../.... - 2"}, "wrong_side"),
         ({"game": "quarto", "position": "0123/..../..../.... 5 1"}, "unreachable"),
         ({"game": "quarto", "moves": [], "position": "..../..../..../.... - 1"}, "moves_or_position"),
-        ({"game": "quarto", "options": {"advanced": "maybe"}}, "bad_option"),
+        ({"game": "quarto", "options": {"advanced": "maybe"}}, "invalid_request"),  # not a JSON boolean
         ({"game": "quarto", "options": {"colour": True}}, "bad_option"),
         ({"game": "connect", "options": {"width": 10**30}}, "bad_option"),
         ({"game": "connect", "options": {"width": 99}}, "bad_option"),

@@ -1,4 +1,4 @@
-"""The leaderboards are one click from every page: the header links to them."""
+"""The leaderboards are one click from every page: the footer links to them."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.mark.parametrize(("language", "word"), [("en", "Ratings"), ("fr", "Classements")])
-def test_the_header_links_to_the_ratings(language: str, word: str) -> None:
+def test_the_footer_links_to_the_ratings(language: str, word: str) -> None:
     html = Client().get("/lobby/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
-    header = html[html.index('<header class="site-header">') : html.index("</header>")]
-    assert f'<a class="site-header__link" href="/ratings/">{word}</a>' in header
+    footer = html[html.index('<footer class="site-footer">') : html.index("</footer>")]
+    assert f'<a href="/ratings/">{word}</a>' in footer
     assert Client().get("/ratings/").status_code == 200
