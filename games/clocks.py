@@ -22,6 +22,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from games.engine.numbers import whole_number
 from games.engine.refusals import Refusal, gettext_noop
 
 MS = 1000
@@ -179,10 +180,9 @@ def parse_label(text: str) -> TimeControl:
     text = text.strip().lower()
     if text in ("", "unlimited", "-"):
         return UNLIMITED
-    days = text[:-1]
-    # ASCII digits only ("²" passes isdigit() but not int()), and few: int() refuses 4,300.
-    if text.endswith("d") and days.isascii() and days.isdigit() and len(days) <= 3:
-        return parse({"days": int(days)})
+    days = whole_number(text[:-1], 3) if text.endswith("d") else None
+    if days is not None:
+        return parse({"days": days})
     minutes, plus, increment = text.partition("+")
     return real_time(minutes, increment if plus else "0", LABEL_HELP)
 

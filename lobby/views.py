@@ -15,6 +15,7 @@ from django.views.decorators.http import require_POST, require_safe
 
 from games import catalog
 from games import clocks as clock_rules
+from games.engine.numbers import whole_number
 from games.services import ratelimit
 from games.services.moves import ServiceError
 from lobby import pool, presenting, services
@@ -91,11 +92,11 @@ def posted_number(data: QueryDict, name: str) -> int | None:
     text = str(data.get(name, "")).strip()
     if not text:
         return None
-    # ASCII only: "²" passes isdigit() but not int(), and int() refuses 4,300 digits.
-    if not (text.isascii() and text.isdigit()) or len(text) > 4 or int(text) > 4000:
+    rating = whole_number(text, 4)
+    if rating is None or rating > 4000:
         words = _("A rating is a whole number from 0 to 4000.")
         raise ServiceError("bad_option", words, field="rating")
-    return int(text)
+    return rating
 
 
 def posted_clock(text: str) -> dict[str, Any]:

@@ -16,9 +16,6 @@
       form.appendChild(input);
     });
   }
-  // This visitor's own seeks (<main data-mine="ids">) in a pushed list: "yours" and Cancel,
-  // not Accept (the page's own rendering has them already), in the page's language
-  // (templates/_script_words.html).
   // Seeks made in this browser's other tabs since this page was rendered (lobby_wait.js).
   function storedMine() {
     try {
@@ -31,6 +28,9 @@
     if (event.key === "lobby-mine") markMine();
   });
 
+  // This visitor's own seeks (<main data-mine="ids">, and storedMine's) in a pushed list:
+  // "yours" and Cancel, not Accept (the page's own rendering has them already), in the
+  // page's language (templates/_script_words.html).
   function markMine() {
     var main = document.querySelector(".lobby[data-mine]");
     if (!main) return;

@@ -42,7 +42,6 @@ def small_boards(state: ultimate.State, cells: dict[int, Data], my_turn: bool) -
             row.append(
                 {
                     "index": small,
-                    "name": ultimate.BOARD_NAMES[small],
                     "label": board_label(small, status, symbol, is_allowed),
                     "status": status,
                     "owner": owner if owner != ultimate.DRAWN else None,

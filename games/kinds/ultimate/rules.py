@@ -58,21 +58,9 @@ BOARD_OF = tuple(board_of(c) for c in range(CELLS))
 INNER_OF = tuple(inner_of(c) for c in range(CELLS))
 # BOARD_CELLS[b][i]: the 9x9 index of cell i of small board b.
 BOARD_CELLS = blocks(SIZE, SIZE, SMALL, SMALL)
-_POSITION_WORDS = (
-    "bottom-left",
-    "bottom",
-    "bottom-right",
-    "left",
-    "centre",
-    "right",
-    "top-left",
-    "top",
-    "top-right",
-)
 # BOARD_SPANS[b]: small board b by its corner cells, "d4-f6".
 BOARD_SPANS = tuple(f"{CELL_NAMES[cells[0]]}-{CELL_NAMES[cells[-1]]}" for cells in BOARD_CELLS)
-BOARD_NAMES = tuple(f"{_POSITION_WORDS[b]} board ({BOARD_SPANS[b]})" for b in range(BOARDS))
-# The same names in refusals, said in the reader's language.
+# Small board b's name, said in the reader's language (board_name): "top-left board (a7-c9)".
 _BOARD_WORDS = (
     gettext_noop("bottom-left board (%(span)s)"),
     gettext_noop("bottom board (%(span)s)"),
